@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make            build ./uringcheck, the examples and the test programs
+#   make demo       install what is missing, build, and run uringcheck on an
+#                   example with a real overlap hazard (exits nonzero)
+#   make check      install what is missing, build, run the whole test suite
+#   make deps       install missing Debian build/test packages (root)
+#   make install    PREFIX=/usr/local
+#
+OUTPUT    := .output
+# The 6.18 verifier rejects some clang-14 output ("invalid access to map
+# value"); clang-19 is Debian 12's newest and is what the tests load.
+CLANG     ?= clang-19
+LLVM_STRIP ?= llvm-strip-19
+BPFTOOL   ?= /usr/sbin/bpftool
+CC        ?= cc
+ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+CFLAGS    ?= -O2 -g
+CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
+CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports
+LDLIBS    += -lbpf -lelf -lz
+PREFIX    ?= /usr/local
+
+# Debian packages: building, then testing.
+BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
+	      zlib1g-dev liburing-dev make gcc pkg-config
+TEST_DEPS  := fio
+
+CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c)
+CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
+EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
+TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
+UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
+
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+
+.PHONY: all demo check deps install clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: uringcheck $(EXAMPLES) $(TESTPROGS) $(UNITTESTS)
+
+$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
+	@mkdir -p $@
+
+# CO-RE: the programs are compiled against this machine's kernel types and
+# relocated by libbpf against whichever kernel they are loaded into.
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c bpf/uringcheck.h \
+		bpf/io_uring_access.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
+		-Wall -Wno-unused-function -c $< -o $@
+	@$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	@$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) bpf/uringcheck.h \
+		$(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/reports/%.o: reports/%.c $(wildcard reports/*.h) bpf/uringcheck.h \
+		| $(OUTPUT)/reports
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+uringcheck: $(CHECKER_OBJS)
+	$(call msg,LINK,$@)
+	@$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/examples/%: examples/%.c | $(OUTPUT)/examples
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+
+$(OUTPUT)/tests/%: testsuite/cases/%.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+
+$(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
+		checker/interval_tree.c checker/interval_tree.h | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
+		checker/interval_tree.c
+
+# Installs only what is missing; a no-op on a prepared machine.
+deps:
+	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS     installing:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install$$missing" >&2; exit 1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@echo "  DEMO     ./uringcheck $(OUTPUT)/examples/copy_reuse /etc/services /tmp/uringcheck-demo.out"
+	@./uringcheck $(OUTPUT)/examples/copy_reuse /etc/services /tmp/uringcheck-demo.out
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@testsuite/run.sh
+
+install: uringcheck
+	install -D -m 0755 uringcheck $(DESTDIR)$(PREFIX)/bin/uringcheck
+
+clean:
+	rm -rf $(OUTPUT) uringcheck

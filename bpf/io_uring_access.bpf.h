@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading io_uring's kernel structures portably.
+ *
+ * Everything here goes through CO-RE relocations against the running
+ * kernel's BTF, so field moves between kernels are absorbed by libbpf.
+ * The per-opcode command structs (struct io_rw, struct io_sr_msg, ...)
+ * live in io_kiocb::cmd; the kernel's prep handler has filled them by the
+ * time io_uring_submit_req fires (io_submit_sqe: io_init_req -> prep ->
+ * trace_io_uring_submit_req), so the user pointers and lengths read here
+ * are the ones the kernel will use.
+ *
+ * Kernel changes this file knows about (for the portability variants):
+ *  - v5.19 cef216fc32d7 moved user_data/res into io_kiocb::cqe.
+ *  - v6.10 io_kiocb::flags became 64 bits (io_req_flags_t); only the low
+ *    bits, which mirror the SQE flags, and REQ_F_REISSUE are read here.
+ */
+#ifndef __IO_URING_ACCESS_BPF_H
+#define __IO_URING_ACCESS_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+/* Low request flag bits mirror IOSQE_* (REQ_F_*_BIT == IOSQE_*_BIT by
+ * design in io_uring_types.h), which makes them stable across kernels. */
+#define UC_IOSQE_IO_DRAIN	(1u << 1)
+#define UC_IOSQE_IO_LINK	(1u << 2)
+#define UC_IOSQE_IO_HARDLINK	(1u << 3)
+#define UC_IOSQE_BUFFER_SELECT	(1u << 5)
+#define UC_IOSQE_CQE_SKIP_SUCCESS	(1u << 6)
+
+/* include/linux/sched.h; unchanged since io threads appeared in 5.12 */
+#define UC_PF_IO_WORKER		0x00000010
+
+static __always_inline __u64 req_flags(struct io_kiocb *req)
+{
+	return BPF_CORE_READ(req, flags);
+}
+
+static __always_inline struct io_rw *req_rw(struct io_kiocb *req)
+{
+	return (struct io_rw *)&req->cmd;
+}
+
+static __always_inline struct io_sr_msg *req_sr(struct io_kiocb *req)
+{
+	return (struct io_sr_msg *)&req->cmd;
+}
+
+static __always_inline struct io_statx *req_statx(struct io_kiocb *req)
+{
+	return (struct io_statx *)&req->cmd;
+}
+
+static __always_inline struct io_accept *req_accept(struct io_kiocb *req)
+{
+	return (struct io_accept *)&req->cmd;
+}
+
+/* Head of the link chain being assembled on this ring's submit path. */
+static __always_inline struct io_kiocb *ctx_link_head(struct io_ring_ctx *ctx)
+{
+	return BPF_CORE_READ(ctx, submit_state.link.head);
+}
+
+static __always_inline struct io_kiocb *comp_node_to_req(void *node)
+{
+	return (struct io_kiocb *)((char *)node -
+				   bpf_core_field_offset(struct io_kiocb, comp_list));
+}
+
+static __always_inline struct io_ring_ctx *exit_work_to_ctx(void *work)
+{
+	return (struct io_ring_ctx *)((char *)work -
+				      bpf_core_field_offset(struct io_ring_ctx, exit_work));
+}
+
+#endif /* __IO_URING_ACCESS_BPF_H */

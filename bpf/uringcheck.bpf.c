@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uringcheck kernel side: follow the target's process tree, track every
+ * io_uring request those processes submit until the kernel finishes it,
+ * and send the requests that hold user memory to user space, in order.
+ *
+ * Only tracepoints are used (tp_btf): kernels we run on may lack kprobes,
+ * and fentry/fexit may be refused (the 6.18 CI kernel returns EPERM).
+ *
+ *   io_uring_create        ring created by a tracked process
+ *   io_uring_submit_req    request accepted (after its prep)
+ *   io_uring_complete      CQE posted for a request: its end
+ *   io_uring_cqe_overflow  CQE went to the overflow list
+ *   io_uring_cqring_wait   the program waits for completions
+ *   sched_process_{fork,exec,exit}
+ *
+ * A request that ends without a CQE of its own (IOSQE_CQE_SKIP_SUCCESS,
+ * or a CQE on the overflow list) fires no per-request event. Every
+ * finished request, though, first sits on the ring's completion batch
+ * (submit_state.compl_reqs) and is then pushed on its free-request stack
+ * (submit_state.free_list); anything found on either has finished. Those
+ * lists are walked when a ring has such requests in flight, and on
+ * overflow. A request slot reused by a new submission ends the old one.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "io_uring_access.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
+/* Longest list walked for ends; the rest is counted (UC_STAT_FLUSH_TRUNC). */
+const volatile __u32 list_walk_max = 4096;
+
+/* Bumped by user space (max_entries) before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u32);
+} tracked SEC(".maps");
+
+struct ring_info {
+	__u32 tgid;			/* process that created it */
+	__u32 pad;
+	__s64 quiet_inflight;		/* requests that may end without CQE */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);		/* struct io_ring_ctx * */
+	__type(value, struct ring_info);
+} rings SEC(".maps");
+
+#define INF_REPORTED	(1u << 0)	/* user space knows it: send DONE */
+#define INF_ZC_MAIN	(1u << 1)	/* buffer outlives it: notif ends it */
+#define INF_NOTIF	(1u << 2)	/* a zero-copy notification */
+#define INF_QUIET	(1u << 3)	/* IOSQE_CQE_SKIP_SUCCESS: no CQE on success */
+
+struct inflight_val {
+	__u64 seq;
+	__u64 ctx;
+	__u32 flags;			/* INF_* */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 131072);
+	__type(key, __u64);		/* struct io_kiocb * */
+	__type(value, struct inflight_val);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, UC_STAT__COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* The submit record is assembled here, then copied into the ring buffer
+ * only when user space needs it: most requests (NOP, POLL, TIMEOUT, ...)
+ * hold no user memory and cost no ring-buffer traffic. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_submit);
+} submit_scratch SEC(".maps");
+
+__u64 next_seq = 1;
+
+/* Wake the reader only when a good amount is waiting; it also polls on a
+ * short timer, so batching costs latency, never events. */
+#define WAKEUP_BYTES	(256 << 10)
+
+static __always_inline void stat_inc(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &which);
+
+	if (v)
+		*v += 1;
+}
+
+static __always_inline void *ev_reserve(__u64 size)
+{
+	void *e = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!e)
+		stat_inc(UC_STAT_RINGBUF_LOST);
+	return e;
+}
+
+static __always_inline __u64 wakeup_flags(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > WAKEUP_BYTES ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void ev_submit(void *e)
+{
+	bpf_ringbuf_submit(e, wakeup_flags());
+}
+
+static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
+{
+	h->type = type;
+	h->tgid = tgid;
+	h->tid = (__u32)bpf_get_current_pid_tgid();
+	h->pad = 0;
+	h->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline bool current_tracked(__u32 *tgid)
+{
+	*tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&tracked, tgid) != NULL;
+}
+
+/* ---- process tree ---------------------------------------------------- */
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 one = 1;
+	struct uc_proc *e;
+
+	/* Threads share the tgid and are covered already. */
+	if (ptgid == ctgid || !bpf_map_lookup_elem(&tracked, &ptgid))
+		return 0;
+	if (bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY)) {
+		stat_inc(UC_STAT_PROCS_FULL);
+		return 0;
+	}
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_FORK, ctgid);
+	e->parent_tgid = ptgid;
+	e->exit_code = 0;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tgid;
+	struct uc_proc *e;
+
+	if (!current_tracked(&tgid))
+		return 0;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_EXEC, tgid);
+	e->parent_tgid = 0;
+	e->exit_code = 0;
+	ev_submit(e);
+	return 0;
+}
+
+static long forget_ring(struct bpf_map *map, __u64 *ctx, struct ring_info *ri,
+			__u32 *tgid)
+{
+	if (ri->tgid == *tgid)
+		bpf_map_delete_elem(map, ctx);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
+{
+	__u32 tgid;
+	struct uc_proc *e;
+
+	if (!group_dead || !current_tracked(&tgid))
+		return 0;
+	/* The tgid may be recycled by an unrelated process: forget it, and
+	 * its rings (their late cancellations still end via the inflight
+	 * table, which is keyed by request). */
+	bpf_map_delete_elem(&tracked, &tgid);
+	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_EXIT, tgid);
+	e->parent_tgid = 0;
+	e->exit_code = BPF_CORE_READ(p, exit_code);
+	ev_submit(e);
+	return 0;
+}
+
+/* ---- rings ----------------------------------------------------------- */
+
+static __always_inline void ring_track(__u64 ctx, __u32 tgid, int fd,
+				       __u32 flags, __u32 sq, __u32 cq)
+{
+	struct ring_info ri = { .tgid = tgid };
+	struct uc_ring_create *e;
+
+	if (bpf_map_update_elem(&rings, &ctx, &ri, BPF_ANY)) {
+		stat_inc(UC_STAT_RINGS_FULL);
+		return;
+	}
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, UC_EV_RING_CREATE, tgid);
+	e->ctx = ctx;
+	e->fd = fd;
+	e->setup_flags = flags;
+	e->sq_entries = sq;
+	e->cq_entries = cq;
+	ev_submit(e);
+}
+
+SEC("tp_btf/io_uring_create")
+int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
+	     __u32 cq_entries, __u32 flags)
+{
+	__u32 tgid;
+
+	if (current_tracked(&tgid))
+		ring_track((__u64)ring, tgid, fd, flags, sq_entries, cq_entries);
+	return 0;
+}
+
+/* ---- ends ------------------------------------------------------------ */
+
+static __always_inline void quiet_add(__u64 ring, __s64 n)
+{
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+	if (ri)
+		__sync_fetch_and_add(&ri->quiet_inflight, n);
+}
+
+/*
+ * @req finished (or, for UC_DONE_REUSED, must have). @ring, when not 0,
+ * must match the ring the request was submitted on: a completion on
+ * another ring at the same address is someone else's.
+ */
+static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
+					__u32 cflags, __u32 how)
+{
+	struct inflight_val *v = bpf_map_lookup_elem(&inflight, &req);
+	struct inflight_val copy;
+	struct uc_done *e;
+
+	if (!v || (ring && v->ctx != ring))
+		return;
+	copy = *v;
+	/* Only the caller whose delete succeeds reports the end. */
+	if (bpf_map_delete_elem(&inflight, &req))
+		return;
+	stat_inc(UC_STAT_DONES);
+	if (copy.flags & INF_QUIET)
+		quiet_add(copy.ctx, -1);
+	if (!(copy.flags & INF_REPORTED))
+		return;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, UC_EV_DONE, 0);
+	e->seq = copy.seq;
+	e->ctx = copy.ctx;
+	e->res = res;
+	e->cflags = cflags;
+	e->how = (copy.flags & INF_NOTIF) ? UC_DONE_NOTIF : how;
+	e->pad = 0;
+	ev_submit(e);
+}
+
+struct list_walk {
+	void *node;			/* struct io_wq_work_node * */
+	__u64 ring;
+};
+
+static long end_listed(__u64 i, struct list_walk *w)
+{
+	struct io_wq_work_node *node = w->node;
+	struct io_kiocb *req;
+
+	if (!node)
+		return 1;
+	req = comp_node_to_req(node);
+	/* REISSUE requests go back to io-wq and finish later. */
+	if (!(req_flags(req) & reissue_flag))
+		end_request((__u64)req, w->ring, BPF_CORE_READ(req, cqe.res),
+			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED);
+	w->node = BPF_CORE_READ(node, next);
+	return 0;
+}
+
+static __always_inline void walk_list(void *first, __u64 ring)
+{
+	struct list_walk w = { .node = first, .ring = ring };
+
+	bpf_loop(list_walk_max, end_listed, &w, 0);
+	if (w.node)
+		stat_inc(UC_STAT_WALK_TRUNC);
+}
+
+/* Both lists hold finished requests only. */
+static __always_inline void walk_finished(struct io_ring_ctx *ring)
+{
+	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring);
+	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring);
+}
+
+/* Cheap unless the ring has requests that may end silently. */
+static __always_inline void maybe_walk_lists(struct io_ring_ctx *ring)
+{
+	__u64 key = (__u64)ring;
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &key);
+
+	if (ri && ri->quiet_inflight > 0)
+		walk_finished(ring);
+}
+
+/* ---- submission ------------------------------------------------------ */
+
+struct iov_walk {
+	struct uc_range *uvec;		/* user iovec array */
+	__u32 nr;			/* iovecs left to send */
+	__u32 tgid;
+	__u64 seq;
+};
+
+/* One continuation record of up to UC_CHUNK_RANGES iovecs. */
+static long send_iov_chunk(__u64 i, struct iov_walk *w)
+{
+	struct uc_ranges *e;
+	__u32 n = w->nr;
+
+	if (n == 0)
+		return 1;
+	if (n > UC_CHUNK_RANGES)
+		n = UC_CHUNK_RANGES;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 1;
+	fill_hdr(&e->hdr, UC_EV_RANGES, w->tgid);
+	e->seq = w->seq;
+	e->nr = n;
+	e->pad = 0;
+	if (bpf_probe_read_user(e->ranges, n * sizeof(struct uc_range), w->uvec)) {
+		stat_inc(UC_STAT_IOVEC_FAULT);
+		e->nr = 0;
+	}
+	ev_submit(e);
+	w->uvec += n;
+	w->nr -= n;
+	return 0;
+}
+
+/*
+ * Put an iovec array's data ranges into the record: the first ones inline
+ * from slot @slot, the rest as UC_EV_RANGES records, which are reserved
+ * (and so delivered) before the submit record that announces them.
+ */
+static __always_inline void add_iovecs(struct uc_submit *s, __u32 slot,
+				       struct uc_range *uvec, __u64 nr)
+{
+	struct iov_walk w = {};
+	__u32 room, n;
+
+	s->flags |= UC_SUB_VECTORED;
+	if (nr > UC_MAX_IOVECS) {
+		stat_inc(UC_STAT_IOVECS_TRUNC);
+		nr = UC_MAX_IOVECS;
+	}
+	if (slot >= UC_INLINE_RANGES)
+		return;
+	room = UC_INLINE_RANGES - slot;
+	n = nr < room ? nr : room;
+	/* One constant-size read per slot keeps the verifier's bounds simple. */
+	for (__u32 i = 0; i < UC_INLINE_RANGES; i++) {
+		if (i >= n)
+			break;
+		if (bpf_probe_read_user(&s->ranges[(slot + i) & (UC_INLINE_RANGES - 1)],
+					sizeof(struct uc_range), uvec + i)) {
+			stat_inc(UC_STAT_IOVEC_FAULT);
+			s->flags |= UC_SUB_IOVEC_FAULT;
+			return;
+		}
+	}
+	s->nr_inline = slot + n;
+	s->nr_ranges = slot + n;
+	if (nr > n) {
+		w.uvec = uvec + n;
+		w.nr = nr - n;
+		w.tgid = s->hdr.tgid;
+		w.seq = s->seq;
+		bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
+			 send_iov_chunk, &w, 0);
+		s->nr_ranges += (nr - n) - w.nr;
+	}
+}
+
+static __always_inline void add_range(struct uc_submit *s, __u64 addr, __u64 len)
+{
+	__u32 i = s->nr_inline;
+
+	if (!addr || !len || i >= UC_INLINE_RANGES)
+		return;
+	s->ranges[i].addr = addr;
+	s->ranges[i].len = len;
+	s->nr_inline = i + 1;
+	s->nr_ranges = i + 1;
+}
+
+/* struct user_msghdr: name and control are written by RECVMSG only;
+ * SENDMSG's are copied at submission. */
+static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sink)
+{
+	struct user_msghdr m;
+
+	if (bpf_probe_read_user(&m, sizeof(m), umsg)) {
+		stat_inc(UC_STAT_IOVEC_FAULT);
+		s->flags |= UC_SUB_IOVEC_FAULT;
+		return;
+	}
+	if (sink) {
+		add_range(s, (__u64)m.msg_name, (__u32)m.msg_namelen);
+		add_range(s, (__u64)m.msg_control, m.msg_controllen);
+	}
+	add_iovecs(s, s->nr_inline, (struct uc_range *)m.msg_iov, m.msg_iovlen);
+}
+
+/* Fill direction and ranges from the prepared request. */
+static __always_inline void classify(struct uc_submit *s, struct io_kiocb *req,
+				     __u64 rflags)
+{
+	bool bsel = rflags & UC_IOSQE_BUFFER_SELECT;
+	__u32 op = s->opcode;
+
+	switch (op) {
+	case IORING_OP_READ:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_READ_MULTISHOT:
+	case IORING_OP_READV:
+	case IORING_OP_READV_FIXED:
+	case IORING_OP_RECV:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_STATX:
+	case IORING_OP_ACCEPT:
+		s->direction = UC_DIR_SINK;
+		break;
+	case IORING_OP_WRITE:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_WRITEV:
+	case IORING_OP_WRITEV_FIXED:
+	case IORING_OP_SEND:
+	case IORING_OP_SENDMSG:
+	case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC:
+		s->direction = UC_DIR_SOURCE;
+		break;
+	default:
+		return;
+	}
+	if (bsel) {
+		/* The kernel picks a provided buffer at issue time. */
+		s->flags |= UC_SUB_BUFFER_SELECT;
+		return;
+	}
+
+	switch (op) {
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE_FIXED:
+		s->flags |= UC_SUB_FIXED_BUF;
+		/* fallthrough: the address is a user VA inside the buffer */
+	case IORING_OP_READ:
+	case IORING_OP_WRITE:
+		add_range(s, BPF_CORE_READ(req_rw(req), addr),
+			  BPF_CORE_READ(req_rw(req), len));
+		break;
+	case IORING_OP_READV_FIXED:
+	case IORING_OP_WRITEV_FIXED:
+		s->flags |= UC_SUB_FIXED_BUF;
+		/* fallthrough */
+	case IORING_OP_READV:
+	case IORING_OP_WRITEV:
+		add_iovecs(s, 0, (struct uc_range *)BPF_CORE_READ(req_rw(req), addr),
+			   BPF_CORE_READ(req_rw(req), len));
+		break;
+	case IORING_OP_SEND_ZC:
+	case IORING_OP_SEND:
+	case IORING_OP_RECV:
+		add_range(s, (__u64)BPF_CORE_READ(req_sr(req), buf),
+			  (__u32)BPF_CORE_READ(req_sr(req), len));
+		break;
+	case IORING_OP_SENDMSG_ZC:
+	case IORING_OP_SENDMSG:
+		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), false);
+		break;
+	case IORING_OP_RECVMSG:
+		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), true);
+		break;
+	case IORING_OP_STATX:
+		add_range(s, (__u64)BPF_CORE_READ(req_statx(req), buffer),
+			  bpf_core_type_size(struct statx));
+		break;
+	case IORING_OP_ACCEPT: {
+		int *ulen = BPF_CORE_READ(req_accept(req), addr_len);
+		int alen = 0;
+
+		if (ulen && !bpf_probe_read_user(&alen, sizeof(alen), ulen)) {
+			add_range(s, (__u64)ulen, sizeof(int));
+			if (alen > 0)
+				add_range(s, (__u64)BPF_CORE_READ(req_accept(req), addr),
+					  (__u32)alen);
+		}
+		break;
+	}
+	}
+}
+
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(uc_submit, struct io_kiocb *req)
+{
+	struct inflight_val v = {};
+	struct io_ring_ctx *ring;
+	struct io_kiocb *head;
+	struct uc_submit *s;
+	__u64 key = (__u64)req, rflags;
+	__u32 tgid, zero = 0;
+
+	if (!current_tracked(&tgid))
+		return 0;
+	ring = BPF_CORE_READ(req, ctx);
+	if (!bpf_map_lookup_elem(&rings, &ring)) {
+		/* A ring we did not see created (inherited or received). */
+		ring_track((__u64)ring, tgid, -1, BPF_CORE_READ(ring, flags), 0, 0);
+	}
+	stat_inc(UC_STAT_SUBMITS);
+
+	v.seq = __sync_fetch_and_add(&next_seq, 1);
+	v.ctx = (__u64)ring;
+	rflags = req_flags(req);
+
+	s = bpf_map_lookup_elem(&submit_scratch, &zero);
+	if (!s)
+		return 0;
+	__builtin_memset(s, 0, sizeof(*s));
+	fill_hdr(&s->hdr, UC_EV_SUBMIT, tgid);
+	s->seq = v.seq;
+	s->req = key;
+	s->ctx = (__u64)ring;
+	s->opcode = BPF_CORE_READ(req, opcode);
+	s->sqe_flags = rflags & 0xff;
+	if (rflags & UC_IOSQE_IO_DRAIN)
+		s->flags |= UC_SUB_DRAIN;
+
+	classify(s, req, rflags);
+
+	if (s->nr_ranges || (s->flags & UC_SUB_DRAIN)) {
+		v.flags |= INF_REPORTED;
+		s->user_data = BPF_CORE_READ(req, cqe.user_data);
+		s->buf_index = BPF_CORE_READ(req, buf_index);
+		if (BPF_CORE_READ(bpf_get_current_task_btf(), flags) & UC_PF_IO_WORKER)
+			s->flags |= UC_SUB_SQPOLL;
+
+		/* Link chains: the kernel appends to submit_state.link after
+		 * this tracepoint, so a non-empty head means "joins it". */
+		head = ctx_link_head(ring);
+		if (head) {
+			__u64 hkey = (__u64)head;
+			struct inflight_val *hv = bpf_map_lookup_elem(&inflight, &hkey);
+
+			if (hv)
+				s->chain_seq = hv->seq;
+		} else if (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) {
+			s->chain_seq = v.seq;
+		}
+
+		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC) {
+			__u64 notif = (__u64)BPF_CORE_READ(req_sr(req), notif);
+
+			if (notif) {
+				struct inflight_val nv = v;
+
+				/* The buffer stays pinned until the notification
+				 * completes, which may be before or after the
+				 * request itself: track both, end on the notif. */
+				nv.flags = INF_REPORTED | INF_NOTIF;
+				v.flags = INF_ZC_MAIN;
+				s->flags |= UC_SUB_ZC_NOTIF;
+				if (bpf_map_update_elem(&inflight, &notif, &nv, BPF_ANY))
+					stat_inc(UC_STAT_INFLIGHT_FULL);
+			}
+		}
+		if (bpf_ringbuf_output(&events, s, sizeof(*s), wakeup_flags()))
+			stat_inc(UC_STAT_RINGBUF_LOST);
+	}
+	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) {
+		v.flags |= INF_QUIET;
+		quiet_add((__u64)ring, 1);
+	}
+	/* The kernel reuses a request slot only after the request ended. */
+	end_request(key, 0, 0, 0, UC_DONE_REUSED);
+	if (bpf_map_update_elem(&inflight, &key, &v, BPF_ANY))
+		stat_inc(UC_STAT_INFLIGHT_FULL);
+	maybe_walk_lists(ring);
+	return 0;
+}
+
+/* ---- completion programs --------------------------------------------- */
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
+	     struct io_uring_cqe *cqe)
+{
+	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
+	 * A CQE attributed to a request is its last: multishot requests post
+	 * their intermediate CQEs as auxiliary ones. */
+	if (req)
+		end_request((__u64)req, (__u64)ring, BPF_CORE_READ(cqe, res),
+			    BPF_CORE_READ(cqe, flags), UC_DONE_CQE);
+	maybe_walk_lists(ring);
+	return 0;
+}
+
+/* The CQ ring is full: the CQE goes to the overflow list, and nothing
+ * names the request, but it is on the completion batch being flushed. */
+SEC("tp_btf/io_uring_cqe_overflow")
+int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
+	     __s32 res, __u32 cflags, void *ocqe)
+{
+	__u64 key = (__u64)ring;
+
+	if (bpf_map_lookup_elem(&rings, &key))
+		walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), key);
+	return 0;
+}
+
+/* The program is about to sleep for completions: earlier batches have
+ * been flushed, so silent ends are on the free stack by now. */
+SEC("tp_btf/io_uring_cqring_wait")
+int BPF_PROG(uc_cqring_wait, struct io_ring_ctx *ring, int min_events)
+{
+	maybe_walk_lists(ring);
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ABI between the BPF programs (bpf/uringcheck.bpf.c) and the checker in
+ * user space. Plain __u* types only, no kernel or libc headers: both
+ * sides include this file.
+ *
+ * Data path: the BPF side decides *which* events matter (only processes
+ * that descend from the target, only rings those processes created) and
+ * extracts the user ranges of each request at submission; user space
+ * receives the events in one ordered ring buffer and judges hazards.
+ */
+#ifndef __URINGCHECK_H
+#define __URINGCHECK_H
+
+/* Ranges carried inline in one submit record; vectored requests with
+ * more iovecs send UC_EV_RANGES continuation records. */
+#define UC_INLINE_RANGES	4
+#define UC_CHUNK_RANGES		16
+/* Longest iovec array followed (UIO_MAXIOV); the rest is counted. */
+#define UC_MAX_IOVECS		1024
+
+enum uc_event_type {
+	UC_EV_RING_CREATE = 1,	/* a tracked process created a ring */
+	UC_EV_SUBMIT,		/* the kernel accepted a request */
+	UC_EV_RANGES,		/* more ranges of the previous submit */
+	UC_EV_DONE,		/* the kernel finished a request */
+	UC_EV_FORK,		/* a tracked process forked a new process */
+	UC_EV_EXEC,		/* a tracked process replaced its image */
+	UC_EV_EXIT,		/* the last thread of a tracked process exited */
+};
+
+/* What the request does to its ranges while in flight. */
+enum uc_direction {
+	UC_DIR_NONE = 0,	/* no user memory held while in flight */
+	UC_DIR_SINK = 1,	/* the kernel stores into the ranges */
+	UC_DIR_SOURCE = 2,	/* the kernel loads from the ranges */
+};
+
+/* uc_submit.flags */
+#define UC_SUB_FIXED_BUF	(1u << 0)	/* registered buffer (buf_index) */
+#define UC_SUB_BUFFER_SELECT	(1u << 1)	/* provided buffer: no range yet */
+#define UC_SUB_VECTORED		(1u << 2)	/* ranges come from an iovec array */
+#define UC_SUB_SQPOLL		(1u << 3)	/* submitted by the SQPOLL thread */
+#define UC_SUB_IOVEC_FAULT	(1u << 4)	/* iovec array unreadable */
+#define UC_SUB_ZC_NOTIF		(1u << 5)	/* buffer held until notification */
+#define UC_SUB_DRAIN		(1u << 6)	/* IOSQE_IO_DRAIN */
+
+/* uc_done.how */
+enum uc_done_how {
+	UC_DONE_CQE = 1,	/* posted a CQE (io_uring_complete) */
+	UC_DONE_LISTED,		/* found on the ring's completion batch or
+				 * free stack: CQE skipped or overflowed */
+	UC_DONE_NOTIF,		/* zero-copy notification finished */
+	UC_DONE_REUSED,		/* its slot was reused by a new request */
+};
+
+/* Counters in the per-CPU "stats" array; user space sums them. */
+enum uc_stat {
+	UC_STAT_RINGBUF_LOST,	/* events dropped: ring buffer full */
+	UC_STAT_INFLIGHT_FULL,	/* requests not tracked: table full */
+	UC_STAT_IOVECS_TRUNC,	/* iovecs beyond UC_MAX_IOVECS */
+	UC_STAT_IOVEC_FAULT,	/* iovec arrays BPF could not read */
+	UC_STAT_WALK_TRUNC,	/* completion lists longer than walked */
+	UC_STAT_RINGS_FULL,	/* rings not tracked: table full */
+	UC_STAT_PROCS_FULL,	/* processes not followed: table full */
+	UC_STAT_SUBMITS,	/* requests seen at submission */
+	UC_STAT_DONES,		/* requests seen finishing */
+	UC_STAT__COUNT,
+};
+
+struct uc_range {
+	__u64 addr;
+	__u64 len;		/* same layout as struct iovec */
+};
+
+struct uc_hdr {
+	__u32 type;
+	__u32 tgid;		/* process (address space) */
+	__u32 tid;		/* thread that ran the hook */
+	__u32 pad;
+	__u64 ts;		/* bpf_ktime_get_ns() */
+};
+
+struct uc_ring_create {
+	struct uc_hdr hdr;
+	__u64 ctx;
+	__s32 fd;
+	__u32 setup_flags;
+	__u32 sq_entries;
+	__u32 cq_entries;
+};
+
+struct uc_submit {
+	struct uc_hdr hdr;
+	__u64 seq;		/* unique per checker run */
+	__u64 req;		/* struct io_kiocb *, valid while in flight */
+	__u64 ctx;
+	__u64 user_data;
+	__u64 chain_seq;	/* seq of the link-chain head, 0 = no chain */
+	__u8 opcode;
+	__u8 sqe_flags;
+	__u8 direction;		/* enum uc_direction */
+	__u8 nr_inline;		/* ranges[] used */
+	__u16 buf_index;
+	__u16 flags;		/* UC_SUB_* */
+	__u32 nr_ranges;	/* total ranges incl. continuation records */
+	__u32 pad;
+	struct uc_range ranges[UC_INLINE_RANGES];
+};
+
+struct uc_ranges {
+	struct uc_hdr hdr;
+	__u64 seq;
+	__u32 nr;
+	__u32 pad;
+	struct uc_range ranges[UC_CHUNK_RANGES];
+};
+
+struct uc_done {
+	struct uc_hdr hdr;
+	__u64 seq;
+	__u64 ctx;
+	__s32 res;
+	__u32 cflags;
+	__u32 how;		/* enum uc_done_how */
+	__u32 pad;
+};
+
+struct uc_proc {
+	struct uc_hdr hdr;	/* hdr.tgid: the new/execing/exiting process */
+	__u32 parent_tgid;	/* UC_EV_FORK */
+	__s32 exit_code;	/* UC_EV_EXIT: task->exit_code */
+};
+
+#endif /* __URINGCHECK_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uringcheck: run a program and report the io_uring buffer hazards it
+ * causes. This file is the run's outline; each step lives in its own
+ * file: options.c, kernel_features.c, session.c (BPF), runner.c (the
+ * target), tracker.c + overlap_rule.c (judging), reports/ (telling).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "kernel_features.h"
+#include "options.h"
+#include "runner.h"
+#include "session.h"
+#include "tracker.h"
+#include "../reports/report.h"
+
+/* Signals a user or a harness sends to stop or poke a test: forwarded. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+static bool has_bpf_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return geteuid() == 0;
+	/* CAP_SYS_ADMIN, or CAP_BPF + CAP_PERFMON (5.8+) */
+	if (d[0].effective & (1u << CAP_SYS_ADMIN))
+		return true;
+	return (d[1].effective & (1u << (CAP_BPF - 32))) &&
+	       (d[1].effective & (1u << (CAP_PERFMON - 32)));
+}
+
+/* Like execvp's search, to fail fast (before loading BPF) on a typo. */
+static int find_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? errno : 0;
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, path, n ? "/" : "", name);
+		if (!access(buf, X_OK)) {
+			struct stat st;
+
+			if (!stat(buf, &st) && S_ISREG(st.st_mode))
+				return 0;
+		} else if (errno == EACCES) {
+			err = EACCES;
+		}
+		path += n + (path[n] == ':');
+	}
+	return err;
+}
+
+static FILE *open_log(const char *pattern, pid_t pid)
+{
+	char path[4096];
+	size_t o = 0;
+	FILE *f;
+
+	for (const char *p = pattern; *p && o < sizeof(path) - 24; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			o += snprintf(path + o, sizeof(path) - o, "%d", pid);
+			p++;
+		} else {
+			path[o++] = *p;
+		}
+	}
+	path[o] = 0;
+	f = fopen(path, "we");
+	if (!f)
+		fprintf(stderr, "uringcheck: cannot open log file '%s': %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+static void on_event(void *arg, const void *data, size_t size)
+{
+	tracker_event(arg, data, size);
+}
+
+static const char *const stat_names[UC_STAT__COUNT] = {
+	[UC_STAT_RINGBUF_LOST] = "events lost: event buffer full (raise --event-buffer)",
+	[UC_STAT_INFLIGHT_FULL] = "requests not tracked: in-flight table full (raise --max-inflight)",
+	[UC_STAT_IOVECS_TRUNC] = "vectored requests with more than 1024 iovecs (the rest not checked)",
+	[UC_STAT_IOVEC_FAULT] = "iovec arrays or msghdrs the kernel side could not read (not checked)",
+	[UC_STAT_WALK_TRUNC] = "completion lists longer than the walk limit (some ends may be late)",
+	[UC_STAT_RINGS_FULL] = "rings not tracked: ring table full",
+	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
+};
+
+/* Nothing is dropped silently: every loss is a warning line. */
+static void report_losses(struct uc_report *rep, struct uc_session *s,
+			  const struct uc_tracker *t, pid_t pid, bool stats)
+{
+	uint64_t c[UC_STAT__COUNT];
+
+	session_counters(s, c);
+	for (int i = 0; i < UC_STAT__COUNT; i++)
+		if (stat_names[i] && c[i])
+			report_warning(rep, pid, "%llu %s", (unsigned long long)c[i],
+				       stat_names[i]);
+	if (t->ranges_missing)
+		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
+			       (unsigned long long)t->ranges_missing);
+	if (t->malformed)
+		report_warning(rep, pid, "%llu malformed events ignored",
+			       (unsigned long long)t->malformed);
+	if (stats)
+		report_warning(rep, pid, "stats: %llu requests submitted, %llu "
+			       "finished, %llu held user memory, %llu events, %llu "
+			       "ends inferred from reuse",
+			       (unsigned long long)c[UC_STAT_SUBMITS],
+			       (unsigned long long)c[UC_STAT_DONES],
+			       (unsigned long long)t->requests_seen,
+			       (unsigned long long)t->events,
+			       (unsigned long long)t->missed_ends);
+}
+
+/* A signal from the terminal already reached the target (same process
+ * group); one sent by a process (kill, timeout, a test harness) went only
+ * to us and is passed on. */
+static void forward_signal(const struct signalfd_siginfo *si, pid_t pid)
+{
+	if (si->ssi_code == SI_KERNEL)
+		return;
+	kill(pid, si->ssi_signo);
+}
+
+static int watch(struct uc_session *s, struct uc_target *t, int sigfd)
+{
+	struct epoll_event ev, evs[4];
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (ep < 0)
+		return -1;
+	ev.events = EPOLLIN;
+	ev.data.fd = session_fd(s);
+	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	ev.data.fd = sigfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, sigfd, &ev);
+	ev.data.fd = t->pidfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, t->pidfd, &ev);
+
+	for (;;) {
+		/* The kernel side wakes us only for large batches: poll. */
+		int n = epoll_wait(ep, evs, 4, 20);
+		bool exited = false;
+
+		if (n < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == sigfd) {
+				struct signalfd_siginfo si;
+
+				while (read(sigfd, &si, sizeof(si)) == sizeof(si))
+					forward_signal(&si, t->pid);
+			} else if (evs[i].data.fd == t->pidfd) {
+				exited = true;
+			}
+		}
+		session_drain(s);
+		if (exited)
+			break;
+	}
+	close(ep);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct uc_options opt;
+	struct uc_kernel kern;
+	struct uc_run_as run_as;
+	struct uc_session sess;
+	struct uc_tracker tracker;
+	struct uc_report rep;
+	struct uc_target tgt;
+	sigset_t fwd, saved;
+	FILE *log = stderr;
+	char err[512];
+	int status, sigfd, e;
+
+	options_defaults(&opt);
+	switch (options_parse(&opt, argc, argv)) {
+	case OPT_EXIT_OK:
+		return 0;
+	case OPT_EXIT_USAGE:
+		return UC_EXIT_USAGE;
+	case OPT_RUN:
+		break;
+	}
+
+	e = find_program(opt.target_argv[0]);
+	if (e) {
+		fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
+			opt.target_argv[0], strerror(e));
+		return UC_EXIT_NOT_FOUND;
+	}
+	if (!has_bpf_caps()) {
+		fprintf(stderr, "uringcheck: needs root (CAP_BPF and CAP_PERFMON, or "
+			"CAP_SYS_ADMIN) to load its BPF programs: run it with sudo\n");
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (kernel_probe(&kern, err, sizeof(err))) {
+		fprintf(stderr, "uringcheck: %s\n", err);
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (run_as_from_env(&run_as, opt.as_root))
+		return UC_EXIT_USAGE;
+
+	/* Block the forwarded signals before fork; the child restores the
+	 * original mask right before exec. */
+	sigemptyset(&fwd);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&fwd, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &fwd, &saved);
+	sigfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	report_init(&rep, stderr, opt.max_reports);
+	tracker_init(&tracker, &rep);
+	if (session_start(&sess, &opt, &kern, on_event, &tracker))
+		return UC_EXIT_TOOL_ERROR;
+
+	if (target_spawn(&tgt, opt.target_argv, &run_as, &saved)) {
+		session_stop(&sess);
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (session_track(&sess, tgt.pid)) {
+		kill(tgt.pid, SIGKILL);
+		target_reap(&tgt);
+		session_stop(&sess);
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (opt.log_file) {
+		log = open_log(opt.log_file, tgt.pid);
+		if (!log) {
+			kill(tgt.pid, SIGKILL);
+			target_reap(&tgt);
+			session_stop(&sess);
+			return UC_EXIT_TOOL_ERROR;
+		}
+		rep.out = log;
+	}
+
+	e = target_release(&tgt);
+	if (e) {
+		fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
+			opt.target_argv[0], strerror(e));
+		target_reap(&tgt);
+		session_stop(&sess);
+		return UC_EXIT_NOT_FOUND;
+	}
+
+	watch(&sess, &tgt, sigfd);
+	status = target_reap(&tgt);
+	session_drain(&sess);
+
+	report_losses(&rep, &sess, &tracker, tgt.pid, opt.stats);
+	report_summary(&rep, tgt.pid);
+	session_stop(&sess);
+	tracker_free(&tracker);
+	if (log != stderr)
+		fclose(log);
+	return report_exit_status(&rep, status, (int)opt.error_exitcode);
+}

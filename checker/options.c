@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "version.h"
+#include "xalloc.h"
+
+enum opt_kind { K_FLAG, K_INT, K_STR };
+
+struct opt_desc {
+	enum opt_kind kind;
+	const char *name;
+	const char *meta;
+	const char *help;
+	size_t offset;
+};
+
+static const struct opt_desc table[] = {
+#define OPT(kind, field, name, def, meta, help) \
+	{ K_##kind, name, meta, help, offsetof(struct uc_options, field) },
+#include "options.def"
+#undef OPT
+};
+
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+
+void options_defaults(struct uc_options *o)
+{
+	memset(o, 0, sizeof(*o));
+#define OPT(kind, field, name, def, meta, help) o->field = def;
+#include "options.def"
+#undef OPT
+}
+
+void options_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
+		"Run PROGRAM and report io_uring buffer hazards it causes: two\n"
+		"in-flight requests on the same bytes where one of them writes\n"
+		"(overlap). Reports go to stderr; the exit status is PROGRAM's own\n"
+		"unless a hazard was found. Needs root (CAP_BPF, CAP_PERFMON).\n\n"
+		"Options:\n");
+	for (size_t i = 0; i < NOPTS; i++) {
+		char lhs[64];
+
+		if (table[i].meta)
+			snprintf(lhs, sizeof(lhs), "--%s=%s", table[i].name, table[i].meta);
+		else
+			snprintf(lhs, sizeof(lhs), "--%s", table[i].name);
+		fprintf(out, "  %-24s %s\n", lhs, table[i].help);
+	}
+	fprintf(out,
+		"  %-24s %s\n  %-24s %s\n  %-24s %s\n\n", "-v, --verbose",
+		"say what is attached; twice: libbpf and verifier logs",
+		"--version", "print the version and the kernel features in use",
+		"-h, --help", "print this help");
+	fprintf(out,
+		"Options are also read from URINGCHECK_OPTIONS (space-separated),\n"
+		"before the command line. Exit status: PROGRAM's status (128+N if\n"
+		"it died of signal N); --error-exitcode if a hazard was found;\n"
+		"127 if PROGRAM cannot be run; 2 for a bad option; 70 if uringcheck\n"
+		"itself failed. See uringcheck(1) and docs/.\n");
+}
+
+static const struct opt_desc *find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (strlen(table[i].name) == len && !strncmp(table[i].name, name, len))
+			return &table[i];
+	return NULL;
+}
+
+static int set_value(struct uc_options *o, const struct opt_desc *d,
+		     const char *val, const char *src)
+{
+	char *end;
+	long v;
+
+	switch (d->kind) {
+	case K_FLAG:
+		*(int *)((char *)o + d->offset) = 1;
+		return 0;
+	case K_STR:
+		*(const char **)((char *)o + d->offset) = val;
+		return 0;
+	case K_INT:
+		errno = 0;
+		v = strtol(val, &end, 0);
+		if (errno || end == val || *end || v < 0) {
+			fprintf(stderr, "uringcheck: %s--%s=%s: not a non-negative "
+				"integer\n", src, d->name, val);
+			return -1;
+		}
+		*(long *)((char *)o + d->offset) = v;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Parses options from @args until the first non-option or "--".
+ * Returns the index of the first unparsed argument, or -1 on error.
+ * @src prefixes error messages ("URINGCHECK_OPTIONS: " or "").
+ */
+static int parse_args(struct uc_options *o, int n, char **args, const char *src,
+		      enum opt_result *early)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *a = args[i], *name, *eq, *val = NULL;
+		const struct opt_desc *d;
+
+		if (!strcmp(a, "--"))
+			return i + 1;
+		if (a[0] != '-' || !a[1])
+			return i;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			options_help(stdout);
+			*early = OPT_EXIT_OK;
+			return n;
+		}
+		if (!strcmp(a, "--version")) {
+			print_version(stdout);
+			*early = OPT_EXIT_OK;
+			return n;
+		}
+		if (!strcmp(a, "--verbose") || a[1] == 'v') {
+			if (a[1] == 'v') {
+				for (const char *c = a + 1; *c; c++) {
+					if (*c != 'v')
+						goto unknown;
+					o->verbose++;
+				}
+			} else {
+				o->verbose++;
+			}
+			continue;
+		}
+		if (a[1] != '-')
+			goto unknown;
+		name = a + 2;
+		eq = strchr(name, '=');
+		d = find(name, eq ? (size_t)(eq - name) : strlen(name));
+		if (!d)
+			goto unknown;
+		if (d->kind == K_FLAG) {
+			if (eq) {
+				fprintf(stderr, "uringcheck: %s--%s takes no value\n",
+					src, d->name);
+				return -1;
+			}
+		} else if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < n) {
+			val = args[++i];
+		} else {
+			fprintf(stderr, "uringcheck: %s--%s needs a value (%s)\n",
+				src, d->name, d->meta);
+			return -1;
+		}
+		if (set_value(o, d, val, src))
+			return -1;
+	}
+	return i;
+unknown:
+	fprintf(stderr, "uringcheck: %sunknown option '%s' (see uringcheck --help)\n",
+		src, args[i]);
+	return -1;
+}
+
+static enum opt_result check(struct uc_options *o)
+{
+	long mb = o->event_buffer_mb;
+
+	if (o->error_exitcode > 255) {
+		fprintf(stderr, "uringcheck: --error-exitcode=%ld: must be 0..255\n",
+			o->error_exitcode);
+		return OPT_EXIT_USAGE;
+	}
+	if (mb < 1 || mb > 4096 || (mb & (mb - 1))) {
+		fprintf(stderr, "uringcheck: --event-buffer=%ld: must be a power of "
+			"two between 1 and 4096 (MiB)\n", mb);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->max_inflight < 64 || o->max_inflight > (1 << 24)) {
+		fprintf(stderr, "uringcheck: --max-inflight=%ld: must be between 64 "
+			"and 16777216\n", o->max_inflight);
+		return OPT_EXIT_USAGE;
+	}
+	return OPT_RUN;
+}
+
+enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
+{
+	enum opt_result early = OPT_RUN;
+	const char *env = getenv("URINGCHECK_OPTIONS");
+	int first;
+
+	if (env && *env) {
+		/* Split on blanks; the strings live until exit. */
+		char *copy = xstrdup(env), *save = NULL, *tok;
+		char **v = NULL;
+		int n = 0, used;
+
+		for (tok = strtok_r(copy, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save)) {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = tok;
+		}
+		used = parse_args(o, n, v, "URINGCHECK_OPTIONS: ", &early);
+		if (used < 0)
+			return OPT_EXIT_USAGE;
+		if (early != OPT_RUN)
+			return early;
+		if (used < n) {
+			fprintf(stderr, "uringcheck: URINGCHECK_OPTIONS: '%s' is not an "
+				"option (the program to run goes on the command line)\n",
+				v[used]);
+			return OPT_EXIT_USAGE;
+		}
+	}
+
+	first = parse_args(o, argc - 1, argv + 1, "", &early);
+	if (first < 0)
+		return OPT_EXIT_USAGE;
+	if (early != OPT_RUN)
+		return early;
+	if (first >= argc - 1) {
+		fprintf(stderr, "uringcheck: no program to run (usage: uringcheck "
+			"[OPTIONS] [--] PROGRAM [ARGS...])\n");
+		return OPT_EXIT_USAGE;
+	}
+	o->target_argv = argv + 1 + first;
+	return check(o);
+}

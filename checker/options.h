@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef UC_OPTIONS_H
+#define UC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define OPT_T_FLAG int
+#define OPT_T_INT long
+#define OPT_T_STR const char *
+
+struct uc_options {
+#define OPT(kind, field, name, def, meta, help) OPT_T_##kind field;
+#include "options.def"
+#undef OPT
+	int verbose;			/* -v, repeatable */
+	char **target_argv;		/* NULL-terminated */
+};
+
+enum opt_result {
+	OPT_RUN,			/* run target_argv */
+	OPT_EXIT_OK,			/* --help / --version printed */
+	OPT_EXIT_USAGE,			/* error printed */
+};
+
+void options_defaults(struct uc_options *o);
+/*
+ * URINGCHECK_OPTIONS (space-separated, same syntax) is applied first, then
+ * the command line, so the command line wins.
+ */
+enum opt_result options_parse(struct uc_options *o, int argc, char **argv);
+void options_help(FILE *out);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hazard 1, overlapping in-flight buffers (docs/hazards.md):
+ * two requests in flight at once in one address space whose ranges share
+ * a byte, at least one of them a sink, and not ordered by the kernel.
+ */
+#include <string.h>
+
+#include "tracker.h"
+#include "../reports/report.h"
+#include "describe.h"
+
+/*
+ * The kernel runs @later only after @earlier finished when both sit on one
+ * ring and either belong to the same IOSQE_IO_LINK/HARDLINK chain, or a
+ * drain barrier separates them: a request with IOSQE_IO_DRAIN waits for
+ * everything submitted before it, and everything after it waits for it.
+ */
+bool requests_ordered(const struct uc_request *earlier,
+		      const struct uc_request *later)
+{
+	if (earlier->sub.ctx != later->sub.ctx)
+		return false;
+	if (earlier->sub.chain_seq && earlier->sub.chain_seq == later->sub.chain_seq)
+		return true;
+	if (later->drain_epoch > earlier->drain_epoch)
+		return true;	/* a drain at or after earlier, up to later */
+	return (earlier->sub.flags & UC_SUB_DRAIN) != 0;
+}
+
+struct overlap_scan {
+	struct uc_tracker *t;
+	struct uc_request *r;
+	uint64_t qstart, qend;		/* the new request's range */
+	/* requests already reported against r: one finding per pair */
+	const struct uc_request *seen[16];
+	unsigned int nseen;
+};
+
+static bool pair_seen(struct overlap_scan *s, const struct uc_request *h)
+{
+	for (unsigned int i = 0; i < s->nseen; i++)
+		if (s->seen[i] == h)
+			return true;
+	return false;
+}
+
+static void on_hit(struct itree_node *n, void *arg)
+{
+	struct overlap_scan *s = arg;
+	const struct uc_request *h = n->owner, *r = s->r;
+	struct uc_overlap_finding f;
+
+	if (h == r)
+		return;
+	if (h->sub.direction != UC_DIR_SINK && r->sub.direction != UC_DIR_SINK)
+		return;		/* two sources: broadcasting one buffer is fine */
+	if (requests_ordered(h, r))
+		return;
+	if (pair_seen(s, h))
+		return;
+	if (s->nseen < sizeof(s->seen) / sizeof(s->seen[0]))
+		s->seen[s->nseen++] = h;
+
+	memset(&f, 0, sizeof(f));
+	f.tgid = r->as->tgid;
+	f.start = n->start > s->qstart ? n->start : s->qstart;
+	f.end = n->end < s->qend ? n->end : s->qend;
+	describe_request(&f.inflight, h, n->start, n->end);
+	describe_request(&f.incoming, r, s->qstart, s->qend);
+	report_overlap(s->t->report, &f);
+}
+
+void overlap_check(struct uc_tracker *t, struct uc_request *r)
+{
+	struct overlap_scan s = { .t = t, .r = r };
+
+	for (uint32_t i = 0; i < r->nr_nodes; i++) {
+		s.qstart = r->nodes[i].start;
+		s.qend = r->nodes[i].end;
+		itree_query(&r->as->ranges, s.qstart, s.qend, on_hit, &s);
+	}
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "session.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uringcheck.skel.h"
+
+static int verbosity;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* -v: warnings; -vv: everything, including the verifier log. */
+	if (level == LIBBPF_DEBUG && verbosity < 2)
+		return 0;
+	if (level == LIBBPF_INFO && verbosity < 2)
+		return 0;
+	if (level == LIBBPF_WARN && verbosity < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int on_ringbuf(void *ctx, void *data, size_t size)
+{
+	struct uc_session *s = ctx;
+
+	s->on_event(s->arg, data, size);
+	return 0;
+}
+
+int session_start(struct uc_session *s, const struct uc_options *o,
+		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
+{
+	struct uringcheck_bpf *skel;
+	double t0 = now_ms();
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->on_event = fn;
+	s->arg = arg;
+	verbosity = o->verbose;
+	libbpf_set_print(print_libbpf);
+
+	skel = uringcheck_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	s->skel = skel;
+	skel->rodata->reissue_flag = k->reissue_flag;
+	bpf_map__set_max_entries(skel->maps.events,
+				 (uint32_t)o->event_buffer_mb << 20);
+	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);
+
+	err = uringcheck_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
+			"programs (%s)%s\n", strerror(-err),
+			o->verbose >= 2 ? "" : "; run with -vv for the verifier log");
+		return -1;
+	}
+	s->load_ms = now_ms() - t0;
+
+	t0 = now_ms();
+	err = uringcheck_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "uringcheck: cannot attach the BPF programs (%s)%s\n",
+			strerror(-err), o->verbose ? "" : "; run with -v for details");
+		return -1;
+	}
+	s->attach_ms = now_ms() - t0;
+
+	s->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_ringbuf, s, NULL);
+	if (!s->rb) {
+		fprintf(stderr, "uringcheck: cannot map the event buffer: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (o->verbose)
+		fprintf(stderr, "uringcheck: BPF loaded in %.1f ms, attached in "
+			"%.1f ms\n", s->load_ms, s->attach_ms);
+	return 0;
+}
+
+int session_track(struct uc_session *s, pid_t pid)
+{
+	uint32_t key = pid, one = 1;
+
+	if (bpf_map__update_elem(s->skel->maps.tracked, &key, sizeof(key), &one,
+				 sizeof(one), BPF_ANY)) {
+		fprintf(stderr, "uringcheck: cannot follow pid %d: %s\n", pid,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int session_fd(const struct uc_session *s)
+{
+	return ring_buffer__epoll_fd(s->rb);
+}
+
+int session_drain(struct uc_session *s)
+{
+	return ring_buffer__consume(s->rb);
+}
+
+void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t vals[ncpu > 0 ? ncpu : 1];
+
+	memset(out, 0, sizeof(uint64_t) * UC_STAT__COUNT);
+	if (ncpu <= 0)
+		return;
+	for (uint32_t i = 0; i < UC_STAT__COUNT; i++) {
+		if (bpf_map__lookup_elem(s->skel->maps.stats, &i, sizeof(i), vals,
+					 sizeof(vals), 0))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			out[i] += vals[c];
+	}
+}
+
+void session_stop(struct uc_session *s)
+{
+	ring_buffer__free(s->rb);
+	uringcheck_bpf__destroy(s->skel);	/* detaches every link */
+	s->rb = NULL;
+	s->skel = NULL;
+}

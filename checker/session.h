@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF side of a run: open -> configure -> load -> attach, the event
+ * ring buffer, the counters, and teardown. Programs are attached through
+ * BPF links owned by this process, so they go away with it whatever
+ * happens; nothing is pinned.
+ */
+#ifndef UC_SESSION_H
+#define UC_SESSION_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kernel_features.h"
+#include "options.h"
+#include <linux/types.h>
+#include "uringcheck.h"
+
+struct uringcheck_bpf;
+struct ring_buffer;
+
+typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
+
+struct uc_session {
+	struct uringcheck_bpf *skel;
+	struct ring_buffer *rb;
+	uc_event_fn on_event;
+	void *arg;
+	double load_ms, attach_ms;
+};
+
+/* Returns 0, or -1 after printing a one-line reason. */
+int session_start(struct uc_session *s, const struct uc_options *o,
+		  const struct uc_kernel *k, uc_event_fn fn, void *arg);
+/* Follow @pid (and, from now on, everything it forks). */
+int session_track(struct uc_session *s, pid_t pid);
+int session_fd(const struct uc_session *s);
+/* Delivers every event available now. */
+int session_drain(struct uc_session *s);
+void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
+void session_stop(struct uc_session *s);
+
+#endif

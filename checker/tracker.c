@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tracker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "../reports/report.h"
+
+struct pending {
+	struct uc_range *ranges;
+	uint32_t nr;
+};
+
+void tracker_init(struct uc_tracker *t, struct uc_report *report)
+{
+	memset(t, 0, sizeof(*t));
+	u64map_init(&t->aspaces);
+	u64map_init(&t->rings);
+	u64map_init(&t->requests);
+	u64map_init(&t->by_req);
+	u64map_init(&t->pending_ranges);
+	t->report = report;
+}
+
+static struct uc_aspace *aspace_new(struct uc_tracker *t, uint32_t tgid,
+				    uint32_t generation)
+{
+	struct uc_aspace *as = xcalloc(1, sizeof(*as));
+
+	as->tgid = tgid;
+	as->generation = generation;
+	itree_init(&as->ranges);
+	/* An address space replaced by exec stays alive (unreferenced by
+	 * the map) while its last requests drain; see request_free(). */
+	u64map_put(&t->aspaces, tgid, as);
+	return as;
+}
+
+static struct uc_aspace *aspace_get(struct uc_tracker *t, uint32_t tgid)
+{
+	struct uc_aspace *as = u64map_get(&t->aspaces, tgid);
+
+	return as ? as : aspace_new(t, tgid, 0);
+}
+
+static void aspace_maybe_free(struct uc_tracker *t, struct uc_aspace *as)
+{
+	if (as->inflight == 0 && u64map_get(&t->aspaces, as->tgid) != as)
+		free(as);
+}
+
+static struct uc_ring *ring_get(struct uc_tracker *t, uint64_t ctx, uint32_t tgid)
+{
+	struct uc_ring *r = u64map_get(&t->rings, ctx);
+
+	if (!r) {
+		r = xcalloc(1, sizeof(*r));
+		r->ctx = ctx;
+		r->tgid = tgid;
+		r->fd = -1;
+		u64map_put(&t->rings, ctx, r);
+	}
+	return r;
+}
+
+static void request_free(struct uc_tracker *t, struct uc_request *r)
+{
+	struct uc_aspace *as = r->as;
+
+	for (uint32_t i = 0; i < r->nr_nodes; i++)
+		itree_remove(&as->ranges, &r->nodes[i]);
+	if (r->nr_nodes)
+		as->inflight--;
+	free(r->nodes);
+	if (r->ranges != r->sub.ranges)
+		free(r->ranges);
+	free(r);
+	aspace_maybe_free(t, as);
+}
+
+/* Forget a request: it left flight (or never held memory). */
+static void request_drop(struct uc_tracker *t, struct uc_request *r)
+{
+	u64map_del(&t->requests, r->sub.seq);
+	if ((uintptr_t)u64map_get(&t->by_req, r->sub.req) == r->sub.seq)
+		u64map_del(&t->by_req, r->sub.req);
+	request_free(t, r);
+}
+
+static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
+{
+	struct uc_request *r = xcalloc(1, sizeof(*r)), *stale;
+	struct pending *p = NULL;
+	uint32_t nr = s->nr_ranges;
+
+	t->requests_seen++;
+	r->sub = *s;
+	r->as = aspace_get(t, s->hdr.tgid);
+	r->ring = ring_get(t, s->ctx, s->hdr.tgid);
+
+	/* Assemble the ranges: inline first, then continuation records. */
+	r->ranges = r->sub.ranges;
+	if (nr > s->nr_inline) {
+		uint32_t have = s->nr_inline;
+
+		p = u64map_del(&t->pending_ranges, s->seq);
+		r->ranges = xmalloc(nr * sizeof(*r->ranges));
+		memcpy(r->ranges, s->ranges, have * sizeof(*r->ranges));
+		if (p) {
+			uint32_t n = p->nr < nr - have ? p->nr : nr - have;
+
+			memcpy(r->ranges + have, p->ranges, n * sizeof(*r->ranges));
+			have += n;
+			free(p->ranges);
+			free(p);
+		}
+		if (have < nr) {
+			/* Lost under load: judge on what arrived, say so. */
+			t->ranges_missing += nr - have;
+			r->sub.nr_ranges = nr = have;
+		}
+	}
+
+	if (s->flags & UC_SUB_DRAIN)
+		r->ring->drain_epoch++;
+	r->drain_epoch = r->ring->drain_epoch;
+
+	if (s->direction != UC_DIR_NONE && nr) {
+		r->nodes = xcalloc(nr, sizeof(*r->nodes));
+		for (uint32_t i = 0; i < nr; i++) {
+			uint64_t start = r->ranges[i].addr;
+			uint64_t end = start + r->ranges[i].len;
+
+			if (!r->ranges[i].len)
+				continue;
+			if (end < start)	/* wraps: clamp to the top */
+				end = UINT64_MAX;
+			r->nodes[r->nr_nodes].start = start;
+			r->nodes[r->nr_nodes].end = end;
+			r->nodes[r->nr_nodes].owner = r;
+			r->nr_nodes++;
+		}
+	}
+
+	/* The kernel reuses a request only after it ended: if we still hold
+	 * a request at this address its end event was lost. */
+	stale = u64map_get(&t->requests, (uint64_t)(uintptr_t)
+			   u64map_get(&t->by_req, s->req));
+	if (stale && stale->sub.req == s->req) {
+		t->missed_ends++;
+		request_drop(t, stale);
+	}
+	u64map_put(&t->requests, s->seq, r);
+	/* A zero-copy send's request may be recycled while its notification
+	 * still holds the buffer, so its address identifies nothing. */
+	if (!(s->flags & UC_SUB_ZC_NOTIF))
+		u64map_put(&t->by_req, s->req, (void *)(uintptr_t)s->seq);
+
+	if (r->nr_nodes) {
+		overlap_check(t, r);
+		for (uint32_t i = 0; i < r->nr_nodes; i++)
+			itree_insert(&r->as->ranges, &r->nodes[i]);
+		r->as->inflight++;
+		if (r->as->inflight > r->as->peak_inflight)
+			r->as->peak_inflight = r->as->inflight;
+	}
+	if (!r->nr_nodes) {
+		/* Nothing to remember (a drain barrier, a provided-buffer
+		 * read): its DONE will simply find nothing. */
+		request_drop(t, r);
+	}
+}
+
+static void on_ranges(struct uc_tracker *t, const struct uc_ranges *c)
+{
+	struct pending *p = u64map_get(&t->pending_ranges, c->seq);
+	uint32_t n = c->nr > UC_CHUNK_RANGES ? UC_CHUNK_RANGES : c->nr;
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		u64map_put(&t->pending_ranges, c->seq, p);
+	}
+	p->ranges = xrealloc(p->ranges, (p->nr + n) * sizeof(*p->ranges));
+	memcpy(p->ranges + p->nr, c->ranges, n * sizeof(*p->ranges));
+	p->nr += n;
+}
+
+static void on_done(struct uc_tracker *t, const struct uc_done *d)
+{
+	struct uc_request *r = u64map_get(&t->requests, d->seq);
+
+	if (r)
+		request_drop(t, r);
+}
+
+static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
+{
+	struct uc_ring *r = ring_get(t, c->ctx, c->hdr.tgid);
+
+	r->tgid = c->hdr.tgid;
+	if (c->fd >= 0)
+		r->fd = c->fd;
+	r->setup_flags = c->setup_flags;
+}
+
+static void on_exec(struct uc_tracker *t, const struct uc_proc *p)
+{
+	struct uc_aspace *old = u64map_get(&t->aspaces, p->hdr.tgid);
+	uint32_t gen = old ? old->generation + 1 : 1;
+
+	aspace_new(t, p->hdr.tgid, gen);
+	if (old)
+		aspace_maybe_free(t, old);
+}
+
+void tracker_event(struct uc_tracker *t, const void *data, size_t size)
+{
+	const struct uc_hdr *h = data;
+
+	t->events++;
+	if (size < sizeof(*h))
+		goto bad;
+	switch (h->type) {
+	case UC_EV_SUBMIT:
+		if (size < sizeof(struct uc_submit))
+			goto bad;
+		on_submit(t, data);
+		break;
+	case UC_EV_RANGES:
+		if (size < sizeof(struct uc_ranges))
+			goto bad;
+		on_ranges(t, data);
+		break;
+	case UC_EV_DONE:
+		if (size < sizeof(struct uc_done))
+			goto bad;
+		on_done(t, data);
+		break;
+	case UC_EV_RING_CREATE:
+		if (size < sizeof(struct uc_ring_create))
+			goto bad;
+		on_ring_create(t, data);
+		break;
+	case UC_EV_EXEC:
+		on_exec(t, data);
+		break;
+	case UC_EV_FORK:
+	case UC_EV_EXIT:
+		break;
+	default:
+		goto bad;
+	}
+	return;
+bad:
+	t->malformed++;
+}
+
+static void free_request_cb(uint64_t key, void *val, void *arg)
+{
+	struct uc_request *r = val;
+
+	(void)key;
+	(void)arg;
+	free(r->nodes);
+	if (r->ranges != r->sub.ranges)
+		free(r->ranges);
+	free(r);
+}
+
+static void free_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+static void free_pending_cb(uint64_t key, void *val, void *arg)
+{
+	struct pending *p = val;
+
+	(void)key;
+	(void)arg;
+	free(p->ranges);
+	free(p);
+}
+
+void tracker_free(struct uc_tracker *t)
+{
+	u64map_each(&t->requests, free_request_cb, NULL);
+	u64map_each(&t->rings, free_cb, NULL);
+	u64map_each(&t->pending_ranges, free_pending_cb, NULL);
+	/* Address spaces replaced by exec and still draining are leaked
+	 * here on purpose: the process is about to exit. */
+	u64map_each(&t->aspaces, free_cb, NULL);
+	u64map_free(&t->requests);
+	u64map_free(&t->by_req);
+	u64map_free(&t->rings);
+	u64map_free(&t->pending_ranges);
+	u64map_free(&t->aspaces);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space model of the target's io_uring state, rebuilt from the BPF
+ * event stream: processes (address spaces), their rings, and every
+ * request that holds user memory while in flight.
+ *
+ * Events arrive in one ring buffer in the order the kernel produced them,
+ * so the model sees submissions and completions in kernel order and can
+ * judge each new request against exactly the requests in flight then.
+ */
+#ifndef UC_TRACKER_H
+#define UC_TRACKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "interval_tree.h"
+#include "u64map.h"
+#include <linux/types.h>
+#include "uringcheck.h"
+
+struct uc_report;
+
+/* One process image: rings and in-flight ranges are per address space. */
+struct uc_aspace {
+	uint32_t tgid;
+	uint32_t generation;		/* bumped by exec */
+	struct itree ranges;		/* in-flight ranges of this image */
+	size_t inflight;		/* requests in flight with ranges */
+	size_t peak_inflight;
+};
+
+struct uc_ring {
+	uint64_t ctx;
+	uint32_t tgid;			/* creator */
+	int fd;				/* -1: created before we looked */
+	uint32_t setup_flags;
+	uint64_t drain_epoch;		/* drain barriers seen so far */
+};
+
+struct uc_request {
+	struct uc_submit sub;		/* as submitted (inline ranges) */
+	struct uc_range *ranges;	/* all ranges: sub.nr_ranges */
+	struct itree_node *nodes;	/* one per non-empty range */
+	uint32_t nr_nodes;
+	struct uc_aspace *as;
+	struct uc_ring *ring;
+	uint64_t drain_epoch;
+};
+
+struct uc_tracker {
+	struct u64map aspaces;		/* tgid -> current uc_aspace */
+	struct u64map rings;		/* ctx -> uc_ring */
+	struct u64map requests;		/* seq -> uc_request */
+	struct u64map by_req;		/* io_kiocb address -> seq */
+	struct u64map pending_ranges;	/* seq -> continuation ranges */
+	struct uc_report *report;
+
+	/* anomalies, printed at exit when non-zero */
+	uint64_t events;
+	uint64_t requests_seen;
+	uint64_t ranges_missing;	/* continuation records lost */
+	uint64_t malformed;
+	uint64_t missed_ends;		/* request reused before its end */
+};
+
+void tracker_init(struct uc_tracker *t, struct uc_report *report);
+void tracker_free(struct uc_tracker *t);
+/* Consumes one ring-buffer record. */
+void tracker_event(struct uc_tracker *t, const void *data, size_t size);
+
+/* Overlap rule (overlap_rule.c): called for each new request with ranges
+ * before its ranges join the address space's set. */
+void overlap_check(struct uc_tracker *t, struct uc_request *r);
+bool requests_ordered(const struct uc_request *earlier,
+		      const struct uc_request *later);
+
+#endif

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef UC_VERSION_H
+#define UC_VERSION_H
+
+#include <stdio.h>
+
+#define UC_VERSION "0.1.0"
+
+/* The version, and which kernel hooks this kernel offers (probed). */
+void print_version(FILE *out);
+
+#endif

@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The uringcheck test suite (run by `make check`, after the build).
+#
+#   testsuite/run.sh [PATTERN]     run the tests whose name contains PATTERN
+#
+# Sections:
+#   load      every BPF program loads and attaches on this kernel
+#   unit      data structures against brute-force models
+#   cases     testsuite/cases/*.c: each file's first line declares
+#             /* uringcheck-test: expect=overlap|clean [args=A,B] [timeout=S] */
+#             inj_* must be reported (exit 66, an "overlap" report),
+#             ok_* must stay silent (the program's own status, no report,
+#             no warning such as lost events)
+#   runner    exit status, signals, missing target, options, sudo identity,
+#             unperturbed environment, parallel instances
+#   examples  examples/*.c with their fixed twins
+#   fio       Debian's fio, io_uring engine, clean configurations
+#
+# Ends with "N passed, N failed"; exits 1 if anything failed.
+set -u
+cd "$(dirname "$0")/.."
+
+UC=./uringcheck
+BIN=.output/tests
+EX=.output/examples
+TMP=$(mktemp -d /tmp/uringcheck-tests.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+FILTER=${1:-}
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
+fail() {
+	failed=$((failed + 1))
+	printf 'FAIL  %s: %s\n' "$1" "$2"
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then sed 's/^/      | /' "$3" | head -40; fi
+}
+want() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
+
+# Reads key=value from a case's header line.
+header() { head -1 "$1" | grep -o "$2=[^ ]*" | head -1 | cut -d= -f2-; }
+
+# --- load ------------------------------------------------------------------
+if want load; then
+	if $UC -v true 2>"$TMP/load.err" && grep -q 'attached in' "$TMP/load.err"; then
+		pass "load: all BPF programs load and attach ($(grep -o 'loaded in [0-9.]* ms, attached in [0-9.]* ms' "$TMP/load.err"))"
+	else
+		fail "load: BPF programs" "did not load/attach" "$TMP/load.err"
+	fi
+fi
+
+# --- unit --------------------------------------------------------------------
+for u in .output/unit/*; do
+	n="unit: $(basename "$u")"
+	want "$n" || continue
+	if "$u" >"$TMP/unit.out" 2>&1; then pass "$n"; else fail "$n" "failed" "$TMP/unit.out"; fi
+done
+
+# --- cases -------------------------------------------------------------------
+run_case() {
+	local src=$1 name expect args to log rc nrep
+	name=$(basename "$src" .c)
+	expect=$(header "$src" expect)
+	args=$(header "$src" args | tr ',' ' ')
+	to=$(header "$src" timeout)
+	log="$TMP/$name.log"
+	# shellcheck disable=SC2086
+	timeout "${to:-30}" $UC --log-file="$log" -- "$BIN/$name" $args \
+		>"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+	nrep=$(grep -c 'ERROR: uringcheck: overlap' "$log" 2>/dev/null)
+	case $expect in
+	overlap)
+		if [ "$rc" = 66 ] && [ "$nrep" -ge 1 ]; then
+			pass "case: $name (detected)"
+		else
+			fail "case: $name" "expected an overlap report and exit 66, got exit $rc and $nrep reports" "$log"
+			cat "$TMP/$name.err" | head -5
+		fi ;;
+	clean)
+		if [ "$rc" = 0 ] && [ "$nrep" = 0 ] && ! grep -q 'WARNING' "$log"; then
+			pass "case: $name (silent)"
+		else
+			fail "case: $name" "expected a silent run with exit 0, got exit $rc and $nrep reports" "$log"
+			cat "$TMP/$name.err" | head -5
+		fi ;;
+	*) fail "case: $name" "bad header (expect=$expect)" ;;
+	esac
+}
+
+for src in testsuite/cases/inj_*.c testsuite/cases/ok_*.c; do
+	[ -f "$src" ] || continue
+	want "case: $(basename "$src" .c)" || continue
+	run_case "$src"
+done
+
+# --- runner ------------------------------------------------------------------
+# check NAME EXPECTED_STATUS CMD...: the status and, on failure, stderr.
+check_status() {
+	local n=$1 exp=$2 rc
+	shift 2
+	want "runner: $n" || return 0
+	"$@" >"$TMP/r.out" 2>"$TMP/r.err"
+	rc=$?
+	if [ "$rc" = "$exp" ]; then pass "runner: $n (exit $rc)"; else fail "runner: $n" "exit $rc, expected $exp" "$TMP/r.err"; fi
+}
+
+check_status "target's status passes through" 3 $UC "$BIN/rt_exit3"
+check_status "signal death gives 128+N" 139 $UC "$BIN/rt_sigsegv"
+check_status "missing target" 127 $UC ./no-such-program
+check_status "target not executable" 127 $UC ./README.md
+check_status "bad option is a usage error" 2 $UC --no-such-option true
+check_status "bad option value is a usage error" 2 $UC --error-exitcode=abc true
+check_status "no program is a usage error" 2 $UC
+check_status "--error-exitcode" 9 $UC --error-exitcode=9 "$BIN/inj_read_read"
+check_status "URINGCHECK_OPTIONS" 5 env URINGCHECK_OPTIONS="--error-exitcode=5" $UC "$BIN/inj_read_read"
+check_status "command line wins over URINGCHECK_OPTIONS" 7 env URINGCHECK_OPTIONS="--error-exitcode=5" $UC --error-exitcode=7 "$BIN/inj_read_read"
+check_status "bad URINGCHECK_OPTIONS is a usage error" 2 env URINGCHECK_OPTIONS="--bogus" $UC true
+check_status "--help" 0 $UC --help
+check_status "--version" 0 $UC --version
+
+if want "runner: messages"; then
+	$UC ./no-such-program 2>"$TMP/m.err"
+	if grep -q "uringcheck: cannot run './no-such-program': No such file or directory" "$TMP/m.err"; then
+		pass "runner: messages: missing target named with its reason"
+	else
+		fail "runner: messages: missing target" "unclear message" "$TMP/m.err"
+	fi
+fi
+
+if want "runner: log-file"; then
+	$UC --log-file="$TMP/lf.%p.log" "$BIN/inj_read_read" 2>"$TMP/lf.err"
+	f=$(ls "$TMP"/lf.*.log 2>/dev/null | head -1)
+	pid=${f#"$TMP"/lf.}; pid=${pid%.log}
+	if [ -n "$f" ] && grep -q "^==$pid==ERROR: uringcheck: overlap" "$f" && ! grep -q ERROR "$TMP/lf.err"; then
+		pass "runner: log-file: %p expands to the target's PID, report only there"
+	else
+		fail "runner: log-file" "no report in $f" "$TMP/lf.err"
+	fi
+fi
+
+if want "runner: signal forwarding"; then
+	$UC "$BIN/rt_sleep" 30 >/dev/null 2>&1 &
+	ucpid=$!
+	sleep 1
+	kill -TERM "$ucpid"
+	wait "$ucpid"
+	rc=$?
+	if [ "$rc" = 143 ]; then pass "runner: signal forwarding: SIGTERM reaches the target (exit 143)"
+	else fail "runner: signal forwarding" "exit $rc, expected 143"; fi
+fi
+
+if want "runner: unperturbed"; then
+	(cd /tmp && exec 7</dev/null && UC_TEST_VAR=hello "$OLDPWD/$BIN/rt_env_cwd_fds") >"$TMP/plain.out" 2>&1
+	(cd /tmp && exec 7</dev/null && UC_TEST_VAR=hello "$OLDPWD/$UC" "$OLDPWD/$BIN/rt_env_cwd_fds") >"$TMP/checked.out" 2>&1
+	if [ -s "$TMP/plain.out" ] && cmp -s "$TMP/plain.out" "$TMP/checked.out"; then
+		pass "runner: unperturbed: same cwd, environment and open descriptors"
+	else
+		fail "runner: unperturbed" "differs from a plain run" "$TMP/checked.out"
+		diff "$TMP/plain.out" "$TMP/checked.out" | head
+	fi
+fi
+
+if want "runner: sudo"; then
+	# What sudo leaves behind: root, with the invoking user in SUDO_*.
+	nobody_home=$(getent passwd nobody | cut -d: -f6)
+	SUDO_UID=65534 SUDO_GID=65534 SUDO_USER=nobody $UC "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
+	if grep -q "^uid=65534 gid=65534 .* home=$nobody_home\$" "$TMP/who.out"; then
+		pass "runner: sudo: target runs as the invoking user ($(cat "$TMP/who.out"))"
+	else
+		fail "runner: sudo" "target identity wrong" "$TMP/who.out"
+	fi
+	SUDO_UID=65534 SUDO_GID=65534 $UC --as-root "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
+	if grep -q "^uid=0 gid=0" "$TMP/who.out"; then
+		pass "runner: sudo: --as-root keeps root"
+	else
+		fail "runner: sudo --as-root" "target identity wrong" "$TMP/who.out"
+	fi
+fi
+
+if want "runner: parallel"; then
+	# Eight instances at once, as make -j or meson would run them: the
+	# clean ones must stay silent, each hazard reported once, by its own
+	# instance, with its own PID.
+	pids=()
+	for i in 1 2 3 4; do
+		$UC --log-file="$TMP/par.inj.$i.%p" "$BIN/inj_read_read" 2>/dev/null &
+		pids+=($!)
+		$UC --log-file="$TMP/par.ok.$i.%p" "$BIN/ok_heavy" 2>/dev/null &
+		pids+=($!)
+	done
+	bad=""
+	for p in "${pids[@]}"; do wait "$p"; done
+	for f in "$TMP"/par.ok.*; do
+		[ -s "$f" ] && bad="$bad clean-run-reported:$f"
+	done
+	for f in "$TMP"/par.inj.*; do
+		pid=${f##*.}
+		n=$(grep -c 'ERROR: uringcheck: overlap' "$f")
+		other=$(grep -c "ERROR" "$f" | head -1)
+		[ "$n" = 1 ] && [ "$other" = 1 ] && grep -q "^==$pid==ERROR" "$f" || bad="$bad $f:$n"
+	done
+	if [ -z "$bad" ] && [ "$(ls "$TMP"/par.inj.* | wc -l)" = 4 ]; then
+		pass "runner: parallel: 8 instances, no cross-talk"
+	else
+		fail "runner: parallel" "cross-talk or missing reports:$bad"
+	fi
+fi
+
+# --- examples ----------------------------------------------------------------
+ex_check() {
+	local n=$1 exp=$2 rc
+	shift 2
+	want "example: $n" || return 0
+	[ -x "$EX/$n" ] || { fail "example: $n" "not built"; return; }
+	$UC --log-file="$TMP/ex.$n.log" "$EX/$n" "$@" >/dev/null 2>"$TMP/ex.$n.err"
+	rc=$?
+	if [ "$rc" = "$exp" ]; then pass "example: $n (exit $rc)"
+	else fail "example: $n" "exit $rc, expected $exp" "$TMP/ex.$n.log"; fi
+}
+if [ -f examples/copy_reuse.c ]; then
+	ex_check copy_reuse 66 /etc/services "$TMP/copy1"
+	ex_check copy_fixed 0 /etc/services "$TMP/copy2"
+fi
+if [ -f examples/echo_server.c ]; then
+	ex_check echo_server 66
+	ex_check echo_fixed 0
+fi
+
+# --- fio -----------------------------------------------------------------------
+fio_check() {
+	local n=$1 rc
+	shift
+	want "fio: $n" || return 0
+	command -v fio >/dev/null || { fail "fio: $n" "fio not installed (make deps)"; return; }
+	$UC --log-file="$TMP/fio.$n.log" fio --name="$n" --filename="$TMP/fio.dat" \
+		--size=16m --ioengine=io_uring --bs=4k --iodepth=16 --runtime=2 \
+		--time_based --numjobs=1 --output="$TMP/fio.$n.out" "$@" 2>"$TMP/fio.$n.err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/fio.$n.log" ]; then
+		pass "fio: $n (clean)"
+	else
+		fail "fio: $n" "exit $rc or a report" "$TMP/fio.$n.log"
+		head -5 "$TMP/fio.$n.err"
+	fi
+}
+fio_check buffered-randread --rw=randread
+fio_check buffered-randrw --rw=randrw
+fio_check direct --rw=randrw --direct=1
+fio_check fixedbufs --rw=randrw --direct=1 --fixedbufs=1
+fio_check registerfiles --rw=randread --registerfiles=1
+fio_check sqthread-poll --rw=randrw --sqthread_poll=1
+fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
+	--registerfiles=1 --sqthread_poll=1
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
