@@ -78,7 +78,7 @@ $(OUTPUT)/examples/%: examples/%.c | $(OUTPUT)/examples
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
 
-$(OUTPUT)/tests/%: testsuite/cases/%.c | $(OUTPUT)/tests
+$(OUTPUT)/tests/%: testsuite/cases/%.c testsuite/cases/uc_test.h | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
 

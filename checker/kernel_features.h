@@ -17,8 +17,8 @@ struct uc_kernel {
 	bool btf;			/* /sys/kernel/btf/vmlinux */
 	bool tp_submit_req;		/* io_uring_submit_req (5.18+) */
 	bool tp_complete_req;		/* io_uring_complete(ctx, req, cqe) */
-	bool fn_flush;			/* __io_submit_flush_completions */
-	bool fn_exit_work;		/* io_ring_exit_work */
+	bool tp_cqe_overflow;		/* io_uring_cqe_overflow */
+	bool tp_cqring_wait;		/* io_uring_cqring_wait */
 	bool tp_exit_group_dead;	/* sched_process_exit(p, group_dead) */
 	uint64_t reissue_flag;		/* REQ_F_REISSUE, 0 if unknown */
 };

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the test programs in testsuite/cases/: fail loudly on
+ * any unexpected result, so a broken test can never pass quietly.
+ */
+#ifndef UC_TEST_H
+#define UC_TEST_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static inline void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* libc call that returns -1 and sets errno on failure */
+#define SYS(x) ({ __typeof__(x) r_ = (x); \
+	if (r_ < 0) { fail("%s:%d: %s: %s", __FILE__, __LINE__, #x, strerror(errno)); } \
+	r_; })
+/* liburing call that returns -errno on failure */
+#define URING(x) ({ int r_ = (x); \
+	if (r_ < 0) { fail("%s:%d: %s: %s", __FILE__, __LINE__, #x, strerror(-r_)); } \
+	r_; })
+
+static inline struct io_uring_sqe *get_sqe(struct io_uring *ring)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	if (!sqe)
+		fail("io_uring_get_sqe: submission queue full");
+	return sqe;
+}
+
+/* io_uring_submit() that must hand exactly n SQEs to the kernel */
+static inline void submit_exact(struct io_uring *ring, int n)
+{
+	int ret = io_uring_submit(ring);
+
+	if (ret != n)
+		fail("io_uring_submit returned %d (%s), expected %d", ret,
+		     ret < 0 ? strerror(-ret) : "short", n);
+}
+
+/*
+ * Sanity check for "in flight at the same time": nothing may have been
+ * completed yet, so every request submitted so far is still pending.
+ */
+static inline void require_no_cqe(struct io_uring *ring, const char *what)
+{
+	unsigned n = io_uring_cq_ready(ring);
+
+	if (n)
+		fail("%s: %u completion(s) already posted, the requests did not "
+		     "overlap in time", what, n);
+}
+
+struct cqe_copy {
+	uint64_t user_data;
+	int res;
+	unsigned flags;
+};
+
+/* Wait (at most 5 s) for one completion; return a copy and mark it seen. */
+static inline struct cqe_copy wait_one(struct io_uring *ring)
+{
+	struct __kernel_timespec ts = { .tv_sec = 5 };
+	struct io_uring_cqe *cqe;
+	struct cqe_copy c;
+	int ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+
+	if (ret == -ETIME)
+		fail("timed out waiting for a completion");
+	if (ret < 0)
+		fail("io_uring_wait_cqe: %s", strerror(-ret));
+	c.user_data = cqe->user_data;
+	c.res = cqe->res;
+	c.flags = cqe->flags;
+	io_uring_cqe_seen(ring, cqe);
+	return c;
+}
+
+/*
+ * Reap n completions. user_data of request i is i (0 <= i < n), each must
+ * complete exactly once and its res must equal want[i].
+ */
+static inline void reap(struct io_uring *ring, const int *want, unsigned n)
+{
+	unsigned char seen[64] = { 0 };
+
+	for (unsigned i = 0; i < n; i++) {
+		struct cqe_copy c = wait_one(ring);
+
+		if (c.user_data >= n || seen[c.user_data])
+			fail("unexpected completion user_data=%llu res=%d",
+			     (unsigned long long)c.user_data, c.res);
+		seen[c.user_data] = 1;
+		if (c.res != want[c.user_data])
+			fail("request %llu: res=%d (%s), expected %d",
+			     (unsigned long long)c.user_data, c.res,
+			     c.res < 0 ? strerror(-c.res) : "short", want[c.user_data]);
+	}
+}
+
+static inline void write_all(int fd, const void *p, size_t len)
+{
+	while (len) {
+		ssize_t n = SYS(write(fd, p, len));
+
+		p = (const char *)p + n;
+		len -= n;
+	}
+}
+
+static inline void read_all(int fd, void *p, size_t len)
+{
+	while (len) {
+		ssize_t n = SYS(read(fd, p, len));
+
+		if (n == 0)
+			fail("read: unexpected EOF");
+		p = (char *)p + n;
+		len -= n;
+	}
+}
+
+/* Deterministic byte pattern */
+static inline void pattern(void *p, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		((unsigned char *)p)[i] = (unsigned char)(seed * 131 + i * 7 + (i >> 8));
+}
+
+/* Writes len pattern bytes (seed) into fd */
+static inline void feed(int fd, size_t len, unsigned seed)
+{
+	char tmp[8192];
+
+	if (len > sizeof(tmp))
+		fail("feed: %zu bytes is too much", len);
+	pattern(tmp, len, seed);
+	write_all(fd, tmp, len);
+}
+
+/*
+ * Shrink a pipe to one page and fill it completely, so that a WRITE to it
+ * stays in flight until the pipe is drained. The write end is left in
+ * blocking mode (io_uring returns -EAGAIN instead of waiting on O_NONBLOCK
+ * files). Returns the number of bytes stored in the pipe.
+ */
+static inline size_t fill_pipe(int wfd)
+{
+	static const char junk[4096];
+	size_t total = 0;
+	int fl;
+
+	SYS(fcntl(wfd, F_SETPIPE_SZ, 4096));
+	fl = SYS(fcntl(wfd, F_GETFL));
+	SYS(fcntl(wfd, F_SETFL, fl | O_NONBLOCK));
+	for (size_t chunk = sizeof(junk); chunk; chunk /= 2) {
+		for (;;) {
+			ssize_t n = write(wfd, junk, chunk);
+
+			if (n < 0 && errno == EAGAIN)
+				break;
+			if (n < 0)
+				fail("fill_pipe: write: %s", strerror(errno));
+			total += n;
+		}
+	}
+	SYS(fcntl(wfd, F_SETFL, fl));
+	return total;
+}
+
+/*
+ * Fill the send buffer of a stream socket (shrunk to its minimum first) so
+ * that a SEND on it stays in flight until the peer reads. Returns the
+ * number of bytes queued.
+ */
+static inline size_t fill_socket(int fd)
+{
+	static const char junk[4096];
+	int sz = 4096;
+	size_t total = 0;
+
+	SYS(setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz)));
+	for (size_t chunk = sizeof(junk); chunk; chunk /= 2) {
+		for (;;) {
+			ssize_t n = send(fd, junk, chunk, MSG_DONTWAIT);
+
+			if (n < 0 && errno == EAGAIN)
+				break;
+			if (n < 0)
+				fail("fill_socket: send: %s", strerror(errno));
+			total += n;
+		}
+	}
+	return total;
+}
+
+/* Throw away exactly len bytes from fd */
+static inline void discard(int fd, size_t len)
+{
+	char tmp[4096];
+
+	while (len) {
+		size_t n = len < sizeof(tmp) ? len : sizeof(tmp);
+
+		read_all(fd, tmp, n);
+		len -= n;
+	}
+}
+
+#endif /* UC_TEST_H */
