@@ -30,6 +30,9 @@
 #define UC_IOSQE_BUFFER_SELECT	(1u << 5)
 #define UC_IOSQE_CQE_SKIP_SUCCESS	(1u << 6)
 
+/* io_sr_msg.flags: IORING_RECVSEND_FIXED_BUF (uapi) */
+#define UC_RECVSEND_FIXED_BUF	(1u << 2)
+
 /* include/linux/sched.h; unchanged since io threads appeared in 5.12 */
 #define UC_PF_IO_WORKER		0x00000010
 

@@ -33,8 +33,10 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
 const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
-/* Longest list walked for ends; the rest is counted (UC_STAT_FLUSH_TRUNC). */
+/* Longest list walked for ends; the rest is counted (UC_STAT_WALK_TRUNC). */
 const volatile __u32 list_walk_max = 4096;
+/* A CQE ready longer than this is reported as reap lag (0: off). */
+const volatile __u64 reap_lag_ns = 0;
 
 /* Bumped by user space (max_entries) before load. */
 struct {
@@ -44,10 +46,20 @@ struct {
 	__type(value, __u32);
 } tracked SEC(".maps");
 
+#define POST_TS_SLOTS	64		/* CQ positions whose post time is kept */
+
 struct ring_info {
 	__u32 tgid;			/* process that created it */
-	__u32 pad;
+	__u32 lag_active;		/* the CQE at lag_pos is late */
 	__s64 quiet_inflight;		/* requests that may end without CQE */
+	/* reap lag: when the CQE at each recent CQ position was posted */
+	__u64 post_ts[POST_TS_SLOTS];
+	__u32 post_pos[POST_TS_SLOTS];
+	__u32 lag_pos;
+	__u32 lag_pending;
+	__u64 lag_post;
+	__u64 lag_seen;			/* last time seen still unconsumed */
+	__u64 lag_user_data;
 };
 
 struct {
@@ -65,8 +77,12 @@ struct {
 struct inflight_val {
 	__u64 seq;
 	__u64 ctx;
+	__u64 user_data;
+	__u64 ts;			/* submitted */
+	__u32 tgid, tid;		/* submitter */
 	__u32 flags;			/* INF_* */
-	__u32 pad;
+	__u8 opcode;
+	__u8 pad[3];
 };
 
 struct {
@@ -225,16 +241,22 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 
 /* ---- rings ----------------------------------------------------------- */
 
+/* A fresh ring_info is too large for the BPF stack: copy this one. */
+static const struct ring_info ring_info_init;
+
 static __always_inline void ring_track(__u64 ctx, __u32 tgid, int fd,
 				       __u32 flags, __u32 sq, __u32 cq)
 {
-	struct ring_info ri = { .tgid = tgid };
 	struct uc_ring_create *e;
+	struct ring_info *ri;
 
-	if (bpf_map_update_elem(&rings, &ctx, &ri, BPF_ANY)) {
+	if (bpf_map_update_elem(&rings, &ctx, &ring_info_init, BPF_ANY)) {
 		stat_inc(UC_STAT_RINGS_FULL);
 		return;
 	}
+	ri = bpf_map_lookup_elem(&rings, &ctx);
+	if (ri)
+		ri->tgid = tgid;
 	e = ev_reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -521,6 +543,8 @@ static __always_inline void classify(struct uc_submit *s, struct io_kiocb *req,
 	case IORING_OP_SEND_ZC:
 	case IORING_OP_SEND:
 	case IORING_OP_RECV:
+		if (BPF_CORE_READ(req_sr(req), flags) & UC_RECVSEND_FIXED_BUF)
+			s->flags |= UC_SUB_FIXED_BUF;
 		add_range(s, (__u64)BPF_CORE_READ(req_sr(req), buf),
 			  (__u32)BPF_CORE_READ(req_sr(req), len));
 		break;
@@ -571,6 +595,11 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 
 	v.seq = __sync_fetch_and_add(&next_seq, 1);
 	v.ctx = (__u64)ring;
+	v.user_data = BPF_CORE_READ(req, cqe.user_data);
+	v.ts = bpf_ktime_get_ns();
+	v.tgid = tgid;
+	v.tid = (__u32)bpf_get_current_pid_tgid();
+	v.opcode = BPF_CORE_READ(req, opcode);
 	rflags = req_flags(req);
 
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
@@ -578,10 +607,11 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		return 0;
 	__builtin_memset(s, 0, sizeof(*s));
 	fill_hdr(&s->hdr, UC_EV_SUBMIT, tgid);
+	s->hdr.ts = v.ts;
 	s->seq = v.seq;
 	s->req = key;
 	s->ctx = (__u64)ring;
-	s->opcode = BPF_CORE_READ(req, opcode);
+	s->opcode = v.opcode;
 	s->sqe_flags = rflags & 0xff;
 	if (rflags & UC_IOSQE_IO_DRAIN)
 		s->flags |= UC_SUB_DRAIN;
@@ -590,7 +620,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 
 	if (s->nr_ranges || (s->flags & UC_SUB_DRAIN)) {
 		v.flags |= INF_REPORTED;
-		s->user_data = BPF_CORE_READ(req, cqe.user_data);
+		s->user_data = v.user_data;
 		s->buf_index = BPF_CORE_READ(req, buf_index);
 		if (BPF_CORE_READ(bpf_get_current_task_btf(), flags) & UC_PF_IO_WORKER)
 			s->flags |= UC_SUB_SQPOLL;
@@ -648,10 +678,24 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
 	 * their intermediate CQEs as auxiliary ones. */
+	__u64 key = (__u64)ring;
+	struct ring_info *ri;
+
 	if (req)
-		end_request((__u64)req, (__u64)ring, BPF_CORE_READ(cqe, res),
+		end_request((__u64)req, key, BPF_CORE_READ(cqe, res),
 			    BPF_CORE_READ(cqe, flags), UC_DONE_CQE);
-	maybe_walk_lists(ring);
+	ri = bpf_map_lookup_elem(&rings, &key);
+	if (!ri)
+		return 0;
+	if (reap_lag_ns) {
+		/* The CQE just filled sits at cached_cq_tail - 1. */
+		__u32 pos = BPF_CORE_READ(ring, cached_cq_tail) - 1;
+
+		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = bpf_ktime_get_ns();
+		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
+	}
+	if (ri->quiet_inflight > 0)
+		walk_finished(ring);
 	return 0;
 }
 
@@ -676,3 +720,7 @@ int BPF_PROG(uc_cqring_wait, struct io_ring_ctx *ring, int min_events)
 	maybe_walk_lists(ring);
 	return 0;
 }
+
+#include "reap_lag.bpf.h"
+#include "syscalls.bpf.h"
+#include "teardown.bpf.h"

@@ -27,6 +27,29 @@ enum uc_event_type {
 	UC_EV_FORK,		/* a tracked process forked a new process */
 	UC_EV_EXEC,		/* a tracked process replaced its image */
 	UC_EV_EXIT,		/* the last thread of a tracked process exited */
+	UC_EV_CALL,		/* a watched system call entered */
+	UC_EV_CALL_RET,		/* ... and returned */
+	UC_EV_REGISTER,		/* io_uring_register finished (ring, result) */
+	UC_EV_DROPPED,		/* in flight at the start of a teardown */
+	UC_EV_UNREAPED,		/* CQEs not consumed at the start of a teardown */
+	UC_EV_TEARDOWN,		/* ends the DROPPED/UNREAPED records before it */
+	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
+};
+
+/* System calls watched (UC_EV_CALL.nr): the x86-64 numbers. */
+#define UC_NR_CLOSE		3
+#define UC_NR_MUNMAP		11
+#define UC_NR_MREMAP		25
+#define UC_NR_MADVISE		28
+#define UC_NR_EXIT		60
+#define UC_NR_EXIT_GROUP	231
+#define UC_NR_IO_URING_REGISTER	427
+
+/* uc_teardown.reason */
+enum uc_teardown_reason {
+	UC_TD_EXIT = 1,		/* exit_group(), or exit() of the last thread */
+	UC_TD_SIGNAL,		/* a fatal signal is being delivered */
+	UC_TD_CLOSE,		/* the last descriptor of a ring is closed */
 };
 
 /* What the request does to its ranges while in flight. */
@@ -63,6 +86,7 @@ enum uc_stat {
 	UC_STAT_WALK_TRUNC,	/* completion lists longer than walked */
 	UC_STAT_RINGS_FULL,	/* rings not tracked: table full */
 	UC_STAT_PROCS_FULL,	/* processes not followed: table full */
+	UC_STAT_DROPPED_TRUNC,	/* teardown records not sent: buffer full */
 	UC_STAT_SUBMITS,	/* requests seen at submission */
 	UC_STAT_DONES,		/* requests seen finishing */
 	UC_STAT__COUNT,
@@ -123,6 +147,73 @@ struct uc_done {
 	__s32 res;
 	__u32 cflags;
 	__u32 how;		/* enum uc_done_how */
+	__u32 pad;
+};
+
+/* A watched system call: nr, its six arguments; for io_uring_register
+ * buffer registrations also the iovecs (inline + UC_EV_RANGES, by seq). */
+struct uc_call {
+	struct uc_hdr hdr;
+	__u64 seq;
+	__u64 args[6];
+	__u32 nr;
+	__u32 reg_offset;	/* BUFFERS_UPDATE: first index replaced */
+	__u32 reg_nr;		/* buffers registered / replaced */
+	__u32 nr_ranges;	/* iovecs sent (inline + continuation) */
+	__u8 nr_inline;
+	__u8 pad[7];
+	struct uc_range ranges[UC_INLINE_RANGES];
+};
+
+struct uc_call_ret {
+	struct uc_hdr hdr;
+	__u32 nr;
+	__u32 pad;
+	__s64 ret;
+};
+
+struct uc_register {
+	struct uc_hdr hdr;
+	__u64 ctx;
+	__u32 opcode;
+	__s32 ret;
+};
+
+/* A request in flight when its ring or process was torn down. */
+struct uc_dropped {
+	struct uc_hdr hdr;	/* hdr.tid: the submitter */
+	__u64 seq;
+	__u64 ctx;
+	__u64 user_data;
+	__u64 submit_ts;
+	__u64 teardown;		/* the UC_EV_TEARDOWN it belongs to */
+	__u8 opcode;
+	__u8 pad[7];
+};
+
+struct uc_unreaped {
+	struct uc_hdr hdr;
+	__u64 ctx;
+	__u64 teardown;
+	__u32 ready;		/* posted CQEs the program had not consumed */
+	__u32 overflowed;	/* CQEs still waiting on the overflow list */
+};
+
+struct uc_teardown {
+	struct uc_hdr hdr;
+	__u64 id;
+	__u64 ctx;		/* UC_TD_CLOSE: the ring; else 0 (whole process) */
+	__u32 reason;		/* enum uc_teardown_reason */
+	__s32 detail;		/* signal number, or the closed fd */
+};
+
+struct uc_reap_lag {
+	struct uc_hdr hdr;
+	__u64 ctx;
+	__u64 user_data;	/* of the CQE at the head */
+	__u64 lag_ns;		/* posted -> seen consumed (upper bound) */
+	__u64 lag_min_ns;	/* posted -> last seen unconsumed (lower bound) */
+	__u32 pending;		/* CQEs ready behind it when first seen late */
 	__u32 pad;
 };
 

@@ -107,6 +107,7 @@ static const char *const stat_names[UC_STAT__COUNT] = {
 	[UC_STAT_WALK_TRUNC] = "completion lists longer than the walk limit (some ends may be late)",
 	[UC_STAT_RINGS_FULL] = "rings not tracked: ring table full",
 	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
+	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
 };
 
 /* Nothing is dropped silently: every loss is a warning line. */
@@ -237,8 +238,9 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &fwd, &saved);
 	sigfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	report_init(&rep, stderr, opt.max_reports);
+	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
 	tracker_init(&tracker, &rep);
+	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
 	if (session_start(&sess, &opt, &kern, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
 

@@ -8,6 +8,7 @@
 
 #include "version.h"
 #include "xalloc.h"
+#include "../reports/report.h"
 
 enum opt_kind { K_FLAG, K_INT, K_STR };
 
@@ -186,6 +187,13 @@ static enum opt_result check(struct uc_options *o)
 	if (mb < 1 || mb > 4096 || (mb & (mb - 1))) {
 		fprintf(stderr, "uringcheck: --event-buffer=%ld: must be a power of "
 			"two between 1 and 4096 (MiB)\n", mb);
+		return OPT_EXIT_USAGE;
+	}
+	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on"))
+		return OPT_EXIT_USAGE;
+	if (o->reap_lag_ms > 3600 * 1000) {
+		fprintf(stderr, "uringcheck: --reap-lag-ms=%ld: at most one hour\n",
+			o->reap_lag_ms);
 		return OPT_EXIT_USAGE;
 	}
 	if (o->max_inflight < 64 || o->max_inflight > (1 << 24)) {

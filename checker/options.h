@@ -14,6 +14,7 @@ struct uc_options {
 #include "options.def"
 #undef OPT
 	int verbose;			/* -v, repeatable */
+	unsigned int fail_mask;		/* parsed fail_on */
 	char **target_argv;		/* NULL-terminated */
 };
 

@@ -2,6 +2,8 @@
 #include "session.h"
 
 #include <bpf/bpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +43,43 @@ static int on_ringbuf(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * The reap-lag sampler: a software cpu-clock event on one CPU runs the
+ * sampler program every period, whatever the target does. A quarter of
+ * the threshold, between 1 and 25 ms.
+ */
+static int attach_sampler(struct uc_session *s, long lag_ms)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+	};
+	long period_ms = lag_ms / 4;
+	int fd;
+
+	if (period_ms < 1)
+		period_ms = 1;
+	if (period_ms > 25)
+		period_ms = 25;
+	attr.sample_period = (uint64_t)period_ms * 1000000;
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "uringcheck: cannot start the reap-lag sampler "
+			"(perf_event_open: %s); run with --reap-lag-ms=0 to go "
+			"without it\n", strerror(errno));
+		return -1;
+	}
+	s->sampler = bpf_program__attach_perf_event(s->skel->progs.uc_reap_sampler, fd);
+	if (!s->sampler) {
+		fprintf(stderr, "uringcheck: cannot attach the reap-lag sampler: %s\n",
+			strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 int session_start(struct uc_session *s, const struct uc_options *o,
 		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
 {
@@ -62,6 +101,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	}
 	s->skel = skel;
 	skel->rodata->reissue_flag = k->reissue_flag;
+	skel->rodata->reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
 	bpf_map__set_max_entries(skel->maps.events,
 				 (uint32_t)o->event_buffer_mb << 20);
 	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);
@@ -83,6 +123,9 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		return -1;
 	}
 	s->attach_ms = now_ms() - t0;
+
+	if (o->reap_lag_ms && attach_sampler(s, o->reap_lag_ms))
+		return -1;
 
 	s->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_ringbuf, s, NULL);
 	if (!s->rb) {
@@ -138,6 +181,7 @@ void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])
 
 void session_stop(struct uc_session *s)
 {
+	bpf_link__destroy(s->sampler);	/* closes the perf event too */
 	ring_buffer__free(s->rb);
 	uringcheck_bpf__destroy(s->skel);	/* detaches every link */
 	s->rb = NULL;

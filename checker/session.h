@@ -18,12 +18,14 @@
 
 struct uringcheck_bpf;
 struct ring_buffer;
+struct bpf_link;
 
 typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
 
 struct uc_session {
 	struct uringcheck_bpf *skel;
 	struct ring_buffer *rb;
+	struct bpf_link *sampler;	/* reap-lag sampler, if enabled */
 	uc_event_fn on_event;
 	void *arg;
 	double load_ms, attach_ms;

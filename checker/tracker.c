@@ -20,6 +20,8 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->requests);
 	u64map_init(&t->by_req);
 	u64map_init(&t->pending_ranges);
+	u64map_init(&t->calls);
+	u64map_init(&t->teardowns);
 	t->report = report;
 }
 
@@ -50,7 +52,7 @@ static void aspace_maybe_free(struct uc_tracker *t, struct uc_aspace *as)
 		free(as);
 }
 
-static struct uc_ring *ring_get(struct uc_tracker *t, uint64_t ctx, uint32_t tgid)
+struct uc_ring *tracker_ring(struct uc_tracker *t, uint64_t ctx, uint32_t tgid)
 {
 	struct uc_ring *r = u64map_get(&t->rings, ctx);
 
@@ -91,29 +93,27 @@ static void request_drop(struct uc_tracker *t, struct uc_request *r)
 static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 {
 	struct uc_request *r = xcalloc(1, sizeof(*r)), *stale;
-	struct pending *p = NULL;
 	uint32_t nr = s->nr_ranges;
 
 	t->requests_seen++;
 	r->sub = *s;
 	r->as = aspace_get(t, s->hdr.tgid);
-	r->ring = ring_get(t, s->ctx, s->hdr.tgid);
+	r->ring = tracker_ring(t, s->ctx, s->hdr.tgid);
 
 	/* Assemble the ranges: inline first, then continuation records. */
 	r->ranges = r->sub.ranges;
 	if (nr > s->nr_inline) {
-		uint32_t have = s->nr_inline;
+		uint32_t have = s->nr_inline, more = 0;
+		struct uc_range *extra = tracker_take_ranges(t, s->seq, &more);
 
-		p = u64map_del(&t->pending_ranges, s->seq);
 		r->ranges = xmalloc(nr * sizeof(*r->ranges));
 		memcpy(r->ranges, s->ranges, have * sizeof(*r->ranges));
-		if (p) {
-			uint32_t n = p->nr < nr - have ? p->nr : nr - have;
+		if (extra) {
+			uint32_t n = more < nr - have ? more : nr - have;
 
-			memcpy(r->ranges + have, p->ranges, n * sizeof(*r->ranges));
+			memcpy(r->ranges + have, extra, n * sizeof(*r->ranges));
 			have += n;
-			free(p->ranges);
-			free(p);
+			free(extra);
 		}
 		if (have < nr) {
 			/* Lost under load: judge on what arrived, say so. */
@@ -172,6 +172,22 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 	}
 }
 
+struct uc_range *tracker_take_ranges(struct uc_tracker *t, uint64_t seq,
+				     uint32_t *nr)
+{
+	struct pending *p = u64map_del(&t->pending_ranges, seq);
+	struct uc_range *r;
+
+	if (!p) {
+		*nr = 0;
+		return NULL;
+	}
+	r = p->ranges;
+	*nr = p->nr;
+	free(p);
+	return r;
+}
+
 static void on_ranges(struct uc_tracker *t, const struct uc_ranges *c)
 {
 	struct pending *p = u64map_get(&t->pending_ranges, c->seq);
@@ -196,11 +212,17 @@ static void on_done(struct uc_tracker *t, const struct uc_done *d)
 
 static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
 {
-	struct uc_ring *r = ring_get(t, c->ctx, c->hdr.tgid);
+	struct uc_ring *r = tracker_ring(t, c->ctx, c->hdr.tgid);
 
 	r->tgid = c->hdr.tgid;
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
+		/* A new ring, possibly at a freed ring's address. */
 		r->fd = c->fd;
+		free(r->bufs);
+		r->bufs = NULL;
+		r->nbufs = 0;
+		r->drain_epoch = 0;
+	}
 	r->setup_flags = c->setup_flags;
 }
 
@@ -212,6 +234,22 @@ static void on_exec(struct uc_tracker *t, const struct uc_proc *p)
 	aspace_new(t, p->hdr.tgid, gen);
 	if (old)
 		aspace_maybe_free(t, old);
+}
+
+static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
+{
+	struct uc_ring *ring = u64map_get(&t->rings, l->ctx);
+	struct uc_reap_lag_finding f = {
+		.tgid = l->hdr.tgid,
+		.ring_fd = ring ? ring->fd : -1,
+		.user_data = l->user_data,
+		.lag_ns = l->lag_ns,
+		.lag_min_ns = l->lag_min_ns,
+		.threshold_ns = t->reap_lag_ns,
+		.pending = l->pending,
+	};
+
+	report_reap_lag(t->report, &f);
 }
 
 void tracker_event(struct uc_tracker *t, const void *data, size_t size)
@@ -245,6 +283,41 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_EXEC:
 		on_exec(t, data);
 		break;
+	case UC_EV_CALL:
+		if (size < sizeof(struct uc_call))
+			goto bad;
+		calls_on_call(t, data);
+		break;
+	case UC_EV_CALL_RET:
+		if (size < sizeof(struct uc_call_ret))
+			goto bad;
+		calls_on_ret(t, data);
+		break;
+	case UC_EV_REGISTER:
+		if (size < sizeof(struct uc_register))
+			goto bad;
+		calls_on_register(t, data);
+		break;
+	case UC_EV_DROPPED:
+		if (size < sizeof(struct uc_dropped))
+			goto bad;
+		teardown_on_dropped(t, data);
+		break;
+	case UC_EV_UNREAPED:
+		if (size < sizeof(struct uc_unreaped))
+			goto bad;
+		teardown_on_unreaped(t, data);
+		break;
+	case UC_EV_TEARDOWN:
+		if (size < sizeof(struct uc_teardown))
+			goto bad;
+		teardown_on_teardown(t, data);
+		break;
+	case UC_EV_REAP_LAG:
+		if (size < sizeof(struct uc_reap_lag))
+			goto bad;
+		on_reap_lag(t, data);
+		break;
 	case UC_EV_FORK:
 	case UC_EV_EXIT:
 		break;
@@ -275,6 +348,16 @@ static void free_cb(uint64_t key, void *val, void *arg)
 	free(val);
 }
 
+static void free_ring_cb(uint64_t key, void *val, void *arg)
+{
+	struct uc_ring *r = val;
+
+	(void)key;
+	(void)arg;
+	free(r->bufs);
+	free(r);
+}
+
 static void free_pending_cb(uint64_t key, void *val, void *arg)
 {
 	struct pending *p = val;
@@ -288,7 +371,9 @@ static void free_pending_cb(uint64_t key, void *val, void *arg)
 void tracker_free(struct uc_tracker *t)
 {
 	u64map_each(&t->requests, free_request_cb, NULL);
-	u64map_each(&t->rings, free_cb, NULL);
+	u64map_each(&t->rings, free_ring_cb, NULL);
+	calls_free(t);
+	teardown_free(t);
 	u64map_each(&t->pending_ranges, free_pending_cb, NULL);
 	/* Address spaces replaced by exec and still draining are leaked
 	 * here on purpose: the process is about to exit. */

@@ -31,12 +31,19 @@ struct uc_aspace {
 	size_t peak_inflight;
 };
 
+/* A registered buffer slot (from the iovecs passed at registration). */
+struct uc_regbuf {
+	uint64_t addr, len;		/* len 0: empty (sparse) slot */
+};
+
 struct uc_ring {
 	uint64_t ctx;
 	uint32_t tgid;			/* creator */
 	int fd;				/* -1: created before we looked */
 	uint32_t setup_flags;
 	uint64_t drain_epoch;		/* drain barriers seen so far */
+	struct uc_regbuf *bufs;		/* registered buffer table */
+	uint32_t nbufs;
 };
 
 struct uc_request {
@@ -55,7 +62,10 @@ struct uc_tracker {
 	struct u64map requests;		/* seq -> uc_request */
 	struct u64map by_req;		/* io_kiocb address -> seq */
 	struct u64map pending_ranges;	/* seq -> continuation ranges */
+	struct u64map calls;		/* tid -> system call in progress */
+	struct u64map teardowns;	/* teardown id -> records so far */
 	struct uc_report *report;
+	uint64_t reap_lag_ns;		/* threshold, for the report */
 
 	/* anomalies, printed at exit when non-zero */
 	uint64_t events;
@@ -69,6 +79,24 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report);
 void tracker_free(struct uc_tracker *t);
 /* Consumes one ring-buffer record. */
 void tracker_event(struct uc_tracker *t, const void *data, size_t size);
+
+/* Shared with calls.c and teardown.c */
+struct uc_ring *tracker_ring(struct uc_tracker *t, uint64_t ctx, uint32_t tgid);
+/* Continuation ranges sent for @seq (NULL if none); caller frees. */
+struct uc_range *tracker_take_ranges(struct uc_tracker *t, uint64_t seq,
+				     uint32_t *nr);
+
+/* calls.c: munmap-inflight and bufreg-lifetime */
+void calls_on_call(struct uc_tracker *t, const struct uc_call *c);
+void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r);
+void calls_on_register(struct uc_tracker *t, const struct uc_register *r);
+void calls_free(struct uc_tracker *t);
+
+/* teardown.c: dropped and unreaped-cqe */
+void teardown_on_dropped(struct uc_tracker *t, const struct uc_dropped *d);
+void teardown_on_unreaped(struct uc_tracker *t, const struct uc_unreaped *u);
+void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td);
+void teardown_free(struct uc_tracker *t);
 
 /* Overlap rule (overlap_rule.c): called for each new request with ranges
  * before its ranges join the address space's set. */

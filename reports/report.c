@@ -2,6 +2,8 @@
 #include "report.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "opcode_names.h"
 #include <linux/types.h>
@@ -9,6 +11,11 @@
 
 static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_OVERLAP] = "overlap",
+	[UC_KIND_BUFREG_LIFETIME] = "bufreg-lifetime",
+	[UC_KIND_MUNMAP_INFLIGHT] = "munmap-inflight",
+	[UC_KIND_DROPPED] = "dropped",
+	[UC_KIND_UNREAPED_CQE] = "unreaped-cqe",
+	[UC_KIND_REAP_LAG] = "reap-lag",
 };
 
 const char *uc_kind_name(enum uc_kind k)
@@ -16,9 +23,64 @@ const char *uc_kind_name(enum uc_kind k)
 	return k < UC_KIND__COUNT ? kind_names[k] : "unknown";
 }
 
-void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports)
+int uc_kinds_parse(const char *list, unsigned int *mask, const char *option)
 {
-	*rep = (struct uc_report){ .out = out, .max_reports = max_reports };
+	char *copy = strdup(list), *save = NULL, *tok;
+	unsigned int m = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		if (!strcmp(tok, "all")) {
+			m = UC_KINDS_ALL;
+			continue;
+		}
+		if (!strcmp(tok, "none"))
+			continue;
+		for (k = 0; k < UC_KIND__COUNT; k++)
+			if (!strcmp(tok, kind_names[k]))
+				break;
+		if (k == UC_KIND__COUNT) {
+			fprintf(stderr, "uringcheck: %s: unknown kind '%s'; valid kinds:",
+				option, tok);
+			for (k = 0; k < UC_KIND__COUNT; k++)
+				fprintf(stderr, " %s", kind_names[k]);
+			fprintf(stderr, " (or all, none)\n");
+			free(copy);
+			return -1;
+		}
+		m |= UC_KIND_BIT(k);
+	}
+	free(copy);
+	*mask = m;
+	return 0;
+}
+
+void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
+		 unsigned int fail_on)
+{
+	*rep = (struct uc_report){ .out = out, .max_reports = max_reports,
+				   .fail_on = fail_on };
+}
+
+/* Counts @k; false when the report itself is over the print limit. */
+static bool take(struct uc_report *rep, enum uc_kind k)
+{
+	rep->count[k]++;
+	if (rep->printed >= rep->max_reports) {
+		rep->not_printed++;
+		return false;
+	}
+	rep->printed++;
+	return true;
+}
+
+/* "ERROR" for kinds that fail the run, "WARNING" for the others. */
+static const char *level(const struct uc_report *rep, enum uc_kind k)
+{
+	return rep->fail_on & UC_KIND_BIT(k) ? "ERROR" : "WARNING";
 }
 
 uint64_t report_total(const struct uc_report *rep)
@@ -65,15 +127,11 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	char ba[16], bb[16];
 	FILE *o = rep->out;
 
-	rep->count[UC_KIND_OVERLAP]++;
-	if (rep->printed >= rep->max_reports) {
-		rep->not_printed++;
+	if (!take(rep, UC_KIND_OVERLAP))
 		return;
-	}
-	rep->printed++;
-
-	fprintf(o, "==%u==ERROR: uringcheck: overlap: %s and %s in flight on "
-		"the same %llu byte%s\n", f->tgid, uc_opcode_name(b->opcode, bb),
+	fprintf(o, "==%u==%s: uringcheck: overlap: %s and %s in flight on "
+		"the same %llu byte%s\n", f->tgid, level(rep, UC_KIND_OVERLAP),
+		uc_opcode_name(b->opcode, bb),
 		uc_opcode_name(a->opcode, ba), n, n == 1 ? "" : "s");
 	print_request(o, "request", b);
 	print_request(o, "overlaps in-flight", a);
@@ -132,5 +190,186 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 int report_exit_status(const struct uc_report *rep, int target_status,
 		       int error_exitcode)
 {
-	return report_total(rep) ? error_exitcode : target_status;
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		if (rep->count[k] && (rep->fail_on & UC_KIND_BIT(k)))
+			return error_exitcode;
+	return target_status;
+}
+
+static const char *reg_opcode_name(uint32_t op)
+{
+	switch (op & ~(1u << 31)) {
+	case 1: return "IORING_UNREGISTER_BUFFERS";
+	case 16: return "IORING_REGISTER_BUFFERS_UPDATE";
+	default: return "io_uring_register";
+	}
+}
+
+void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
+{
+	FILE *o = rep->out;
+
+	if (!take(rep, UC_KIND_BUFREG_LIFETIME))
+		return;
+	fprintf(o, "==%u==%s: uringcheck: bufreg-lifetime: registered buffer %u "
+		"%s while %u request%s still use%s it\n", f->tgid,
+		level(rep, UC_KIND_BUFREG_LIFETIME), f->index,
+		(f->reg_opcode & ~(1u << 31)) == 1 ? "unregistered" : "replaced",
+		f->nr_live, f->nr_live == 1 ? "" : "s", f->nr_live == 1 ? "s" : "");
+	fprintf(o, "  %s on ring fd %d, thread %u\n", reg_opcode_name(f->reg_opcode),
+		f->ring_fd, f->tid);
+	if (f->reg_end)
+		fprintf(o, "  registered buffer %u: [0x%llx, 0x%llx) (%llu bytes)\n",
+			f->index, (unsigned long long)f->reg_start,
+			(unsigned long long)f->reg_end,
+			(unsigned long long)(f->reg_end - f->reg_start));
+	for (uint32_t i = 0; i < f->nr_live && i < UC_MAX_LIVE_SHOWN; i++)
+		print_request(o, "in flight:", &f->live[i]);
+	if (f->nr_live > UC_MAX_LIVE_SHOWN)
+		fprintf(o, "  ... and %u more\n", f->nr_live - UC_MAX_LIVE_SHOWN);
+	fprintf(o, "  The kernel keeps the old pages pinned, so the call succeeds, "
+		"but these requests still access the old memory after the program "
+		"let it go.\n");
+	fprintf(o, "SUMMARY: uringcheck: bufreg-lifetime buffer %u with %u live "
+		"request%s in pid %u\n\n", f->index, f->nr_live,
+		f->nr_live == 1 ? "" : "s", f->tgid);
+	fflush(o);
+}
+
+static const char *unmap_call(uint32_t nr, uint64_t advice)
+{
+	switch (nr) {
+	case UC_NR_MUNMAP: return "munmap";
+	case UC_NR_MREMAP: return "mremap";
+	case UC_NR_MADVISE:
+		return advice == 4 ? "madvise(MADV_DONTNEED)" :
+		       advice == 8 ? "madvise(MADV_FREE)" : "madvise(MADV_REMOVE)";
+	default: return "unmap";
+	}
+}
+
+void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
+{
+	const struct uc_request_desc *d = &f->req;
+	bool partial = f->start > d->start || f->end < d->end;
+	FILE *o = rep->out;
+	char b[16];
+
+	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT))
+		return;
+	fprintf(o, "==%u==%s: uringcheck: munmap-inflight: %s of [0x%llx, 0x%llx) "
+		"while %s still uses %llu bytes of it\n", f->tgid,
+		level(rep, UC_KIND_MUNMAP_INFLIGHT), unmap_call(f->nr, f->advice),
+		(unsigned long long)f->call_start, (unsigned long long)f->call_end,
+		uc_opcode_name(d->opcode, b), (unsigned long long)(f->end - f->start));
+	fprintf(o, "  %s by thread %u\n", unmap_call(f->nr, f->advice), f->tid);
+	print_request(o, "in flight:", d);
+	fprintf(o, "  bytes released under it: [0x%llx, 0x%llx)\n",
+		(unsigned long long)f->start, (unsigned long long)f->end);
+	if (d->direction == UC_DIR_SINK && partial)
+		fprintf(o, "  Only part of the range went away: the kernel may still "
+			"store into the part that remains and then complete the "
+			"request with -EFAULT, so memory changed although the CQE "
+			"says it failed.\n");
+	else if (d->direction == UC_DIR_SINK)
+		fprintf(o, "  The kernel may store into memory the program has "
+			"released (or that is mapped again by then).\n");
+	else
+		fprintf(o, "  The kernel may load from memory the program has "
+			"released: what it sends is undefined.\n");
+	fprintf(o, "SUMMARY: uringcheck: munmap-inflight %s under %s %llu bytes "
+		"in pid %u\n\n", unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
+		(unsigned long long)(f->end - f->start), f->tgid);
+	fflush(o);
+}
+
+static const char *teardown_text(uint32_t reason, int32_t detail, int fd,
+				 char *buf, size_t len)
+{
+	switch (reason) {
+	case UC_TD_EXIT:
+		snprintf(buf, len, "the process exited (status %d)", detail);
+		break;
+	case UC_TD_SIGNAL:
+		snprintf(buf, len, "the process was killed by signal %d", detail);
+		break;
+	case UC_TD_CLOSE:
+		snprintf(buf, len, "ring fd %d was closed", fd);
+		break;
+	default:
+		snprintf(buf, len, "teardown");
+	}
+	return buf;
+}
+
+void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
+{
+	FILE *o = rep->out;
+	char why[96], b[16];
+
+	if (!take(rep, UC_KIND_DROPPED))
+		return;
+	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
+	fprintf(o, "==%u==%s: uringcheck: dropped: %llu request%s still in flight "
+		"when %s\n", f->tgid, level(rep, UC_KIND_DROPPED),
+		(unsigned long long)f->total, f->total == 1 ? "" : "s", why);
+	for (uint32_t i = 0; i < f->ngroups; i++) {
+		const struct uc_dropped_group *g = &f->groups[i];
+
+		fprintf(o, "  %llu x %s on ring fd %d, in flight for %.3f ms, "
+			"user_data", (unsigned long long)g->count,
+			uc_opcode_name(g->opcode, b), g->ring_fd,
+			(double)(f->teardown_ts - g->oldest_ts) / 1e6);
+		for (uint64_t k = 0; k < g->count && k < 4; k++)
+			fprintf(o, " 0x%llx", (unsigned long long)g->user_data[k]);
+		fprintf(o, "%s\n", g->count > 4 ? " ..." : "");
+	}
+	fprintf(o, "  Submitted and never completed: the buffers they hold and the "
+		"completions the program waits for are lost (the kernel now "
+		"cancels them).\n");
+	fprintf(o, "SUMMARY: uringcheck: dropped %llu request%s in pid %u\n\n",
+		(unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
+	fflush(o);
+}
+
+void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
+{
+	FILE *o = rep->out;
+	char why[96];
+
+	if (!take(rep, UC_KIND_UNREAPED_CQE))
+		return;
+	teardown_text(f->reason, 0, f->ring_fd, why, sizeof(why));
+	fprintf(o, "==%u==%s: uringcheck: unreaped-cqe: %u completion%s on ring fd "
+		"%d never consumed when %s\n", f->tgid,
+		level(rep, UC_KIND_UNREAPED_CQE), f->ready + f->overflowed,
+		f->ready + f->overflowed == 1 ? "" : "s", f->ring_fd,
+		f->reason == UC_TD_CLOSE ? "it was closed" :
+		f->reason == UC_TD_SIGNAL ? "the process was killed" : "the process exited");
+	if (f->overflowed)
+		fprintf(o, "  %u in the CQ ring, %u on the overflow list\n", f->ready,
+			f->overflowed);
+	fprintf(o, "SUMMARY: uringcheck: unreaped-cqe %u on ring fd %d in pid %u\n\n",
+		f->ready + f->overflowed, f->ring_fd, f->tgid);
+	fflush(o);
+}
+
+void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
+{
+	FILE *o = rep->out;
+
+	if (!take(rep, UC_KIND_REAP_LAG))
+		return;
+	fprintf(o, "==%u==%s: uringcheck: reap-lag: a CQE (user_data 0x%llx) sat "
+		"ready on ring fd %d for %.1f ms before the program consumed it "
+		"(threshold %.1f ms)\n", f->tgid, level(rep, UC_KIND_REAP_LAG),
+		(unsigned long long)f->user_data, f->ring_fd, (double)f->lag_ns / 1e6,
+		(double)f->threshold_ns / 1e6);
+	fprintf(o, "  measured from the kernel side: at least %.1f ms, at most "
+		"%.1f ms; %u CQE%s waiting when it was first seen late\n",
+		(double)f->lag_min_ns / 1e6, (double)f->lag_ns / 1e6, f->pending,
+		f->pending == 1 ? "" : "s");
+	fprintf(o, "SUMMARY: uringcheck: reap-lag %.1f ms on ring fd %d in pid %u\n\n",
+		(double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
+	fflush(o);
 }

@@ -14,10 +14,25 @@
 /* Stable kind names: used in reports, options and (later) suppressions. */
 enum uc_kind {
 	UC_KIND_OVERLAP,
+	UC_KIND_BUFREG_LIFETIME,
+	UC_KIND_MUNMAP_INFLIGHT,
+	UC_KIND_DROPPED,
+	UC_KIND_UNREAPED_CQE,
+	UC_KIND_REAP_LAG,
 	UC_KIND__COUNT,
 };
 
+#define UC_KIND_BIT(k)	(1u << (k))
+#define UC_KINDS_ALL	((1u << UC_KIND__COUNT) - 1)
+/* Kinds that fail the run unless --fail-on says otherwise. */
+#define UC_KINDS_FAIL_DEFAULT (UC_KIND_BIT(UC_KIND_OVERLAP) | \
+	UC_KIND_BIT(UC_KIND_BUFREG_LIFETIME) | UC_KIND_BIT(UC_KIND_MUNMAP_INFLIGHT) | \
+	UC_KIND_BIT(UC_KIND_DROPPED))
+
 const char *uc_kind_name(enum uc_kind k);
+/* Parses "overlap,dropped", "all" or "none" into a kind mask; -1 and a
+ * message naming the valid kinds on an unknown name. */
+int uc_kinds_parse(const char *list, unsigned int *mask, const char *option);
 
 /* What a report says about one request. */
 struct uc_request_desc {
@@ -43,16 +58,80 @@ struct uc_overlap_finding {
 	struct uc_request_desc incoming;	/* submitted second */
 };
 
+/* registered-buffer lifetime: an unregister/update while users are live */
+#define UC_MAX_LIVE_SHOWN 8
+struct uc_bufreg_finding {
+	uint32_t tgid, tid;
+	int ring_fd;
+	uint32_t reg_opcode;		/* IORING_(UN)REGISTER_* */
+	uint32_t index;
+	uint64_t reg_start, reg_end;	/* the registered buffer, 0/0 unknown */
+	uint32_t nr_live;
+	struct uc_request_desc live[UC_MAX_LIVE_SHOWN];
+};
+
+/* munmap/mremap/madvise over bytes an in-flight request holds */
+struct uc_unmap_finding {
+	uint32_t tgid, tid;
+	uint32_t nr;			/* syscall */
+	uint64_t call_start, call_end;	/* what the call removed */
+	uint64_t start, end;		/* shared with the request */
+	uint64_t advice;		/* madvise */
+	struct uc_request_desc req;	/* range: the whole request range */
+};
+
+/* requests in flight at a teardown, grouped by where they came from */
+struct uc_dropped_group {
+	uint8_t opcode;
+	int ring_fd;
+	uint64_t count;
+	uint64_t user_data[4];		/* the first few */
+	uint64_t oldest_ts;
+};
+
+struct uc_dropped_finding {
+	uint32_t tgid;
+	uint32_t reason;		/* enum uc_teardown_reason */
+	int32_t detail;
+	int ring_fd;			/* UC_TD_CLOSE */
+	uint64_t teardown_ts;
+	uint64_t total;
+	uint32_t ngroups;
+	struct uc_dropped_group *groups;
+};
+
+struct uc_unreaped_finding {
+	uint32_t tgid;
+	uint32_t reason;
+	int ring_fd;
+	uint32_t ready, overflowed;
+};
+
+struct uc_reap_lag_finding {
+	uint32_t tgid;
+	int ring_fd;
+	uint64_t user_data;
+	uint64_t lag_ns, lag_min_ns, threshold_ns;
+	uint32_t pending;
+};
+
 struct uc_report {
 	FILE *out;
 	unsigned int max_reports;	/* printed in full; the rest counted */
+	unsigned int fail_on;		/* kinds that make the run fail */
 	uint64_t count[UC_KIND__COUNT];
 	uint64_t printed;
 	uint64_t not_printed;
 };
 
-void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports);
+void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
+		 unsigned int fail_on);
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
+void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
+void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
+void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f);
+void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f);
+void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);
 uint64_t report_total(const struct uc_report *rep);
 
 /* Run-level problems are never silent: one line each, "==PID==WARNING". */
@@ -63,7 +142,7 @@ void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)
 void report_summary(struct uc_report *rep, uint32_t pid);
 
 /*
- * The run's exit status: @error_exitcode when something was found,
+ * The run's exit status: @error_exitcode when a kind in fail_on was found,
  * otherwise the target's own (@target_status, already 128+N for a
  * signal death).
  */

@@ -9,10 +9,11 @@
 #   load      every BPF program loads and attaches on this kernel
 #   unit      data structures against brute-force models
 #   cases     testsuite/cases/*.c: each file's first line declares
-#             /* uringcheck-test: expect=overlap|clean [args=A,B] [timeout=S] */
-#             inj_* must be reported (exit 66, an "overlap" report),
-#             ok_* must stay silent (the program's own status, no report,
-#             no warning such as lost events)
+#             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
+#                [options=--opt=v,...] [timeout=S] */
+#             inj_* must be reported with exactly those kinds (exit 66 when
+#             one of them fails the run by default), ok_* must stay silent
+#             (the program's own status, no report, no loss warning)
 #   runner    exit status, signals, missing target, options, sudo identity,
 #             unperturbed environment, parallel instances
 #   examples  examples/*.c with their fixed twins
@@ -59,35 +60,49 @@ for u in .output/unit/*; do
 done
 
 # --- cases -------------------------------------------------------------------
+# Kinds a report can name (reports/report.c); a case expects a "+" list.
+KINDS="overlap bufreg-lifetime munmap-inflight dropped unreaped-cqe reap-lag"
+
 run_case() {
-	local src=$1 name expect args to log rc nrep
+	local src=$1 name expect args opts to log rc k n got bad
 	name=$(basename "$src" .c)
 	expect=$(header "$src" expect)
 	args=$(header "$src" args | tr ',' ' ')
+	opts=$(header "$src" options | tr ',' ' ')
 	to=$(header "$src" timeout)
 	log="$TMP/$name.log"
 	# shellcheck disable=SC2086
-	timeout "${to:-30}" $UC --log-file="$log" -- "$BIN/$name" $args \
+	timeout "${to:-30}" $UC --log-file="$log" $opts -- "$BIN/$name" $args \
 		>"$TMP/$name.out" 2>"$TMP/$name.err"
 	rc=$?
-	nrep=$(grep -c 'ERROR: uringcheck: overlap' "$log" 2>/dev/null)
-	case $expect in
-	overlap)
-		if [ "$rc" = 66 ] && [ "$nrep" -ge 1 ]; then
-			pass "case: $name (detected)"
-		else
-			fail "case: $name" "expected an overlap report and exit 66, got exit $rc and $nrep reports" "$log"
-			cat "$TMP/$name.err" | head -5
-		fi ;;
-	clean)
-		if [ "$rc" = 0 ] && [ "$nrep" = 0 ] && ! grep -q 'WARNING' "$log"; then
+	got=""
+	for k in $KINDS; do
+		n=$(grep -cE "(ERROR|WARNING): uringcheck: $k:" "$log" 2>/dev/null)
+		[ "$n" -gt 0 ] && got="$got+$k"
+	done
+	got=${got#+}
+	bad=$(grep -c 'WARNING: uringcheck: [0-9]' "$log" 2>/dev/null)	# losses
+	if [ "$expect" = clean ]; then
+		if [ "$rc" = 0 ] && [ -z "$got" ] && [ "$bad" = 0 ]; then
 			pass "case: $name (silent)"
 		else
-			fail "case: $name" "expected a silent run with exit 0, got exit $rc and $nrep reports" "$log"
-			cat "$TMP/$name.err" | head -5
-		fi ;;
-	*) fail "case: $name" "bad header (expect=$expect)" ;;
-	esac
+			fail "case: $name" "expected a silent run with exit 0, got exit $rc and [${got:-nothing}]" "$log"
+			head -5 "$TMP/$name.err"
+		fi
+		return
+	fi
+	# Every expected kind reported, nothing else; exit 66 if any of them
+	# fails the run by default.
+	want_rc=0
+	for k in ${expect//+/ }; do
+		case $k in overlap|bufreg-lifetime|munmap-inflight|dropped) want_rc=66 ;; esac
+	done
+	if [ "$got" = "$expect" ] && [ "$rc" = "$want_rc" ] && [ "$bad" = 0 ]; then
+		pass "case: $name (detected $got)"
+	else
+		fail "case: $name" "expected [$expect] and exit $want_rc, got [${got:-nothing}] and exit $rc" "$log"
+		head -5 "$TMP/$name.err"
+	fi
 }
 
 for src in testsuite/cases/inj_*.c testsuite/cases/ok_*.c; do

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reap lag, judged from the kernel side so it works for any program,
+ * including liburing's inline io_uring_peek_cqe/io_uring_wait_cqe paths
+ * that consume a CQE without entering the kernel.
+ *
+ * io_uring_complete records when the CQE at each CQ position was posted
+ * (ring_info.post_ts, keyed by position so a stale slot is recognised).
+ * A sampler on a perf cpu-clock event (attached by user space only when
+ * reap lag is enabled) reads every tracked ring's CQ head and tail: a CQE
+ * ready at the head for longer than reap_lag_ns is late; when the head
+ * moves past it, one UC_EV_REAP_LAG reports how long it waited, bounded
+ * below by the last sample that still saw it and above by this one.
+ */
+#ifndef __REAP_LAG_BPF_H
+#define __REAP_LAG_BPF_H
+
+#define UC_SETUP_CQE32	(1u << 11)	/* uapi IORING_SETUP_CQE32 */
+
+static __always_inline __u64 cqe_user_data(struct io_ring_ctx *ring,
+					   struct io_rings *r, __u32 pos)
+{
+	__u32 mask = BPF_CORE_READ(r, cq_ring_mask);
+	__u32 shift = (BPF_CORE_READ(ring, flags) & UC_SETUP_CQE32) ? 1 : 0;
+	struct io_uring_cqe *cqes = (void *)((char *)r +
+				    bpf_core_field_offset(struct io_rings, cqes));
+	__u64 ud = 0;
+
+	bpf_probe_read_kernel(&ud, sizeof(ud), &cqes[(pos & mask) << shift].user_data);
+	return ud;
+}
+
+/* The late CQE at lag_pos is gone from the head: report how late. */
+static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
+					 __u32 head, __u64 now)
+{
+	struct uc_reap_lag *e;
+
+	if (!ri->lag_active || head == ri->lag_pos)
+		return;
+	ri->lag_active = 0;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, UC_EV_REAP_LAG, ri->tgid);
+	e->ctx = ring;
+	e->user_data = ri->lag_user_data;
+	e->lag_ns = now - ri->lag_post;
+	e->lag_min_ns = ri->lag_seen - ri->lag_post;
+	e->pending = ri->lag_pending;
+	e->pad = 0;
+	ev_submit(e);
+}
+
+static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
+			__u64 *now)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
+	struct io_rings *r = BPF_CORE_READ(ring, rings);
+	__u32 head = BPF_CORE_READ(r, cq.head), tail = BPF_CORE_READ(r, cq.tail);
+	__u64 post;
+
+	lag_consumed(*key, ri, head, *now);
+	if (head == tail)
+		return 0;
+	if (ri->lag_active) {
+		ri->lag_seen = *now;
+		return 0;
+	}
+	/* When was the CQE at the head posted? Only trusted while the ring
+	 * holds fewer ready CQEs than slots (no slot reused since). */
+	if (tail - head > POST_TS_SLOTS)
+		return 0;
+	/* A CQE moved in from the overflow list fired no tracepoint: its
+	 * slot still names an older position. */
+	if (ri->post_pos[head & (POST_TS_SLOTS - 1)] != head)
+		return 0;
+	post = ri->post_ts[head & (POST_TS_SLOTS - 1)];
+	if (!post || *now < post || *now - post <= reap_lag_ns)
+		return 0;
+	ri->lag_active = 1;
+	ri->lag_pos = head;
+	ri->lag_post = post;
+	ri->lag_seen = *now;
+	ri->lag_pending = tail - head;
+	ri->lag_user_data = cqe_user_data(ring, r, head);
+	return 0;
+}
+
+SEC("perf_event")
+int uc_reap_sampler(void *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (reap_lag_ns)
+		bpf_for_each_map_elem(&rings, sample_ring, &now, 0);
+	return 0;
+}
+
+#endif /* __REAP_LAG_BPF_H */

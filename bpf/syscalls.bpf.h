@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * System calls that change what an in-flight request may touch, seen at
+ * raw syscall entry/exit (tp_btf/sys_enter, sys_exit: no tracefs needed).
+ * Both fire for every system call on the machine, so the syscall number
+ * is checked before anything else.
+ *
+ *   munmap, mremap, madvise     -> UC_EV_CALL, UC_EV_CALL_RET (result)
+ *   io_uring_register           -> UC_EV_CALL (+ the iovecs registered),
+ *                                  then UC_EV_REGISTER from the
+ *                                  io_uring_register tracepoint (ring, result)
+ *   close of a ring's last fd,
+ *   exit_group / exit of the last thread
+ *                               -> teardown snapshot (teardown.bpf.h)
+ */
+#ifndef __SYSCALLS_BPF_H
+#define __SYSCALLS_BPF_H
+
+#if !defined(__TARGET_ARCH_x86)
+#error "syscall numbers in uringcheck.h are x86-64 only"
+#endif
+
+/* uapi io_uring_register opcodes */
+#define UC_REG_BUFFERS		0
+#define UC_REG_BUFFERS2		15
+#define UC_REG_BUFFERS_UPDATE	16
+#define UC_REG_USE_REGISTERED_RING	(1u << 31)
+
+/* madvise advice that drops the pages under a range */
+#define UC_MADV_DONTNEED	4
+#define UC_MADV_FREE		8
+#define UC_MADV_REMOVE		9
+
+/* tracked value once a process teardown has been reported */
+#define TRACKED_TEARING_DOWN	2
+
+static __always_inline void teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail);
+
+/* struct file's reference count: f_ref since v6.13 (file_ref_t, 0 means
+ * one reference), f_count (atomic_long_t) before. */
+struct file___pre_6_13 {
+	atomic_long_t f_count;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool file_last_ref(struct file *f)
+{
+	if (bpf_core_field_exists(struct file, f_ref))
+		return BPF_CORE_READ(f, f_ref.refcnt.counter) == 0;
+	return BPF_CORE_READ((struct file___pre_6_13 *)f, f_count.counter) == 1;
+}
+
+/* The io_uring ring behind @fd if it is one of ours, else 0. */
+static __always_inline __u64 fd_to_ring(int fd, bool *last)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *f = NULL;
+	__u64 ring;
+
+	if (fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return 0;
+	ring = (__u64)BPF_CORE_READ(f, private_data);
+	if (!ring || !bpf_map_lookup_elem(&rings, &ring))
+		return 0;
+	*last = file_last_ref(f);
+	return ring;
+}
+
+static __always_inline void read_reg_iovecs(struct uc_call *c, __u32 opcode,
+					    __u64 arg, __u32 nr_args)
+{
+	struct uc_range *uvec = NULL;
+	__u32 nr = 0;
+
+	if (opcode == UC_REG_BUFFERS) {
+		uvec = (struct uc_range *)arg;
+		nr = nr_args;
+	} else if (opcode == UC_REG_BUFFERS2) {
+		struct io_uring_rsrc_register r = {};
+
+		if (bpf_probe_read_user(&r, sizeof(r), (void *)arg))
+			return;
+		uvec = (struct uc_range *)r.data;	/* NULL: sparse table */
+		nr = r.nr;
+	} else if (opcode == UC_REG_BUFFERS_UPDATE) {
+		struct io_uring_rsrc_update2 u = {};
+
+		if (bpf_probe_read_user(&u, sizeof(u), (void *)arg))
+			return;
+		uvec = (struct uc_range *)u.data;
+		nr = u.nr;
+		c->reg_offset = u.offset;
+	} else {
+		return;
+	}
+	c->reg_nr = nr;
+	if (!uvec)
+		return;
+	/* Inline slots, then UC_EV_RANGES continuation records. */
+	{
+		struct iov_walk w = {};
+		__u32 n = nr < UC_INLINE_RANGES ? nr : UC_INLINE_RANGES;
+
+		if (nr > UC_MAX_IOVECS) {
+			stat_inc(UC_STAT_IOVECS_TRUNC);
+			nr = UC_MAX_IOVECS;
+		}
+		for (__u32 i = 0; i < UC_INLINE_RANGES; i++) {
+			if (i >= n)
+				break;
+			if (bpf_probe_read_user(&c->ranges[i], sizeof(struct uc_range),
+						uvec + i)) {
+				stat_inc(UC_STAT_IOVEC_FAULT);
+				return;
+			}
+		}
+		c->nr_inline = n;
+		c->nr_ranges = n;
+		if (nr > n) {
+			w.uvec = uvec + n;
+			w.nr = nr - n;
+			w.tgid = c->hdr.tgid;
+			w.seq = c->seq;
+			bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
+				 send_iov_chunk, &w, 0);
+			c->nr_ranges += (nr - n) - w.nr;
+		}
+	}
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_call);
+} call_scratch SEC(".maps");
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
+{
+	__u32 tgid, zero = 0, *state;
+	struct uc_call *c;
+
+	switch (id) {
+	case UC_NR_MUNMAP:
+	case UC_NR_MREMAP:
+	case UC_NR_MADVISE:
+	case UC_NR_IO_URING_REGISTER:
+	case UC_NR_CLOSE:
+	case UC_NR_EXIT:
+	case UC_NR_EXIT_GROUP:
+		break;
+	default:
+		return 0;
+	}
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	state = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!state)
+		return 0;
+
+	if (id == UC_NR_CLOSE) {
+		bool last = false;
+		int fd = (int)BPF_CORE_READ(regs, di);
+		__u64 ring = fd_to_ring(fd, &last);
+
+		if (ring && last)
+			teardown(tgid, ring, UC_TD_CLOSE, fd);
+		return 0;
+	}
+	if (id == UC_NR_EXIT_GROUP ||
+	    (id == UC_NR_EXIT &&
+	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) == 1)) {
+		if (*state != TRACKED_TEARING_DOWN) {
+			*state = TRACKED_TEARING_DOWN;
+			teardown(tgid, 0, UC_TD_EXIT, (int)BPF_CORE_READ(regs, di));
+		}
+		return 0;
+	}
+	if (id == UC_NR_MADVISE) {
+		__u64 advice = BPF_CORE_READ(regs, dx);
+
+		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
+		    advice != UC_MADV_REMOVE)
+			return 0;
+	}
+
+	c = bpf_map_lookup_elem(&call_scratch, &zero);
+	if (!c)
+		return 0;
+	__builtin_memset(c, 0, sizeof(*c));
+	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
+	c->seq = __sync_fetch_and_add(&next_seq, 1);
+	c->nr = id;
+	c->args[0] = BPF_CORE_READ(regs, di);
+	c->args[1] = BPF_CORE_READ(regs, si);
+	c->args[2] = BPF_CORE_READ(regs, dx);
+	c->args[3] = BPF_CORE_READ(regs, r10);
+	c->args[4] = BPF_CORE_READ(regs, r8);
+	c->args[5] = BPF_CORE_READ(regs, r9);
+	if (id == UC_NR_IO_URING_REGISTER)
+		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
+				c->args[2], c->args[3]);
+	if (bpf_ringbuf_output(&events, c, sizeof(*c), wakeup_flags()))
+		stat_inc(UC_STAT_RINGBUF_LOST);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
+{
+	long id = BPF_CORE_READ(regs, orig_ax);
+	struct uc_call_ret *e;
+	__u32 tgid;
+
+	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE)
+		return 0;
+	if (!current_tracked(&tgid))
+		return 0;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_CALL_RET, tgid);
+	e->nr = id;
+	e->pad = 0;
+	e->ret = ret;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/io_uring_register")
+int BPF_PROG(uc_register, void *ring, unsigned int opcode, unsigned int nr_files,
+	     unsigned int nr_bufs, long ret)
+{
+	struct uc_register *e;
+	__u32 tgid;
+
+	if (!current_tracked(&tgid))
+		return 0;
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_REGISTER, tgid);
+	e->ctx = (__u64)ring;
+	e->opcode = opcode;
+	e->ret = ret;
+	ev_submit(e);
+	return 0;
+}
+
+/* A fatal signal with the default action is about to end the process;
+ * io_uring cancels its requests during exit, so judge now. */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
+	     struct k_sigaction *ka)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, *state;
+
+	state = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!state || *state == TRACKED_TEARING_DOWN)
+		return 0;
+	if (BPF_CORE_READ(ka, sa.sa_handler) != 0)	/* not SIG_DFL */
+		return 0;
+	switch (sig) {
+	case 17: case 18: case 23: case 28:	/* CHLD CONT URG WINCH: ignored */
+	case 19: case 20: case 21: case 22:	/* STOP TSTP TTIN TTOU: stop */
+		return 0;
+	}
+	*state = TRACKED_TEARING_DOWN;
+	teardown(tgid, 0, UC_TD_SIGNAL, sig);
+	return 0;
+}
+
+#endif /* __SYSCALLS_BPF_H */

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Teardown snapshot: when a process is about to exit (exit_group, exit of
+ * its last thread, a fatal signal) or the last descriptor of a ring is
+ * closed, every request still in flight there was dropped: the kernel is
+ * about to cancel it, so "it completed" would be the kernel's doing, not
+ * the program's. Posted CQEs the program never consumed are counted too.
+ *
+ * Records: UC_EV_DROPPED per request, UC_EV_UNREAPED per ring, then one
+ * UC_EV_TEARDOWN that closes the set (user space judges on it).
+ */
+#ifndef __TEARDOWN_BPF_H
+#define __TEARDOWN_BPF_H
+
+struct td_ctx {
+	__u64 id;
+	__u64 ring;		/* 0: every ring/request of tgid */
+	__u32 tgid;
+	__u32 pad;
+};
+
+static long td_request(struct bpf_map *map, __u64 *req, struct inflight_val *v,
+		       struct td_ctx *td)
+{
+	struct uc_dropped *e;
+
+	if (td->ring ? v->ctx != td->ring : v->tgid != td->tgid)
+		return 0;
+	/* A zero-copy send is reported once, through its notification. */
+	if (v->flags & INF_ZC_MAIN)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(UC_STAT_DROPPED_TRUNC);
+		return 0;
+	}
+	fill_hdr(&e->hdr, UC_EV_DROPPED, v->tgid);
+	e->hdr.tid = v->tid;
+	e->seq = v->seq;
+	e->ctx = v->ctx;
+	e->user_data = v->user_data;
+	e->submit_ts = v->ts;
+	e->teardown = td->id;
+	e->opcode = v->opcode;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* Entries on the CQ overflow list (a list_head ring). */
+static __always_inline __u32 overflow_count(struct io_ring_ctx *ring)
+{
+	struct list_head *head = &ring->cq_overflow_list, *pos;
+	__u32 n = 0;
+
+	pos = BPF_CORE_READ(ring, cq_overflow_list.next);
+	for (int i = 0; i < 1024; i++) {
+		if (!pos || pos == head)
+			break;
+		n++;
+		pos = BPF_CORE_READ(pos, next);
+	}
+	return n;
+}
+
+static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
+		    struct td_ctx *td)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
+	struct io_rings *r;
+	struct uc_unreaped *e;
+	__u32 ready, over;
+
+	if (td->ring ? *key != td->ring : ri->tgid != td->tgid)
+		return 0;
+	r = BPF_CORE_READ(ring, rings);
+	/* A late CQE consumed since the last sample is reported now: the
+	 * sampler will not see this ring again. */
+	lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head), bpf_ktime_get_ns());
+	ready = BPF_CORE_READ(r, cq.tail) - BPF_CORE_READ(r, cq.head);
+	over = overflow_count(ring);
+	if (!ready && !over)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(UC_STAT_DROPPED_TRUNC);
+		return 0;
+	}
+	fill_hdr(&e->hdr, UC_EV_UNREAPED, ri->tgid);
+	e->ctx = *key;
+	e->teardown = td->id;
+	e->ready = ready;
+	e->overflowed = over;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+static __always_inline void teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail)
+{
+	struct td_ctx td = { .ring = ring, .tgid = tgid };
+	struct uc_teardown *e;
+
+	td.id = __sync_fetch_and_add(&next_seq, 1);
+	bpf_for_each_map_elem(&inflight, td_request, &td, 0);
+	bpf_for_each_map_elem(&rings, td_ring, &td, 0);
+	/* The ring is going away: its cancellations still end requests
+	 * (through the inflight table), but it no longer has CQEs to judge. */
+	if (ring)
+		bpf_map_delete_elem(&rings, &ring);
+	e = ev_reserve(sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, UC_EV_TEARDOWN, tgid);
+	e->id = td.id;
+	e->ctx = ring;
+	e->reason = reason;
+	e->detail = detail;
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+}
+
+#endif /* __TEARDOWN_BPF_H */

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hazards judged at system calls (docs/hazards.md):
+ *
+ * munmap-inflight: munmap, a shrinking or moving mremap, or
+ * madvise(DONTNEED/FREE/REMOVE) over bytes an in-flight request holds.
+ *
+ * bufreg-lifetime: IORING_UNREGISTER_BUFFERS, or IORING_REGISTER_BUFFERS_UPDATE
+ * of an index, while a request using that index is in flight.
+ *
+ * Both are judged against the requests in flight when the call *entered*
+ * (a request finishing during the call still raced with it), and reported
+ * only if the call succeeded (its return, or the io_uring_register
+ * tracepoint for the ring and result).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "tracker.h"
+#include "xalloc.h"
+#include "../reports/report.h"
+
+#define PAGE 4096ULL
+#define REG_UNREGISTER_BUFFERS	1
+#define REG_BUFFERS_UPDATE	16
+#define REG_BUFFERS		0
+#define REG_BUFFERS2		15
+#define MREMAP_MAYMOVE		1
+#define MREMAP_FIXED		2
+
+/* A call between entry and return: what it may release, and the
+ * requests that held those bytes (or that index) at entry. */
+struct pending_call {
+	struct uc_call call;
+	struct uc_range *regs;		/* io_uring_register: iovecs */
+	uint32_t nregs;
+	uint64_t start, end;		/* unmap: the most it can release */
+	struct uc_request_desc *hits;	/* copies: requests may end meanwhile */
+	uint64_t *hit_ctx;
+	uint32_t nhits, cap;
+};
+
+static void add_hit(struct pending_call *pc, const struct uc_request *r)
+{
+	if (pc->nhits == pc->cap) {
+		pc->cap = pc->cap ? pc->cap * 2 : 8;
+		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
+		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
+	}
+	describe_request(&pc->hits[pc->nhits], r, r->ranges[0].addr,
+			 r->ranges[0].addr + r->ranges[0].len);
+	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
+}
+
+static void pending_free(struct pending_call *pc)
+{
+	if (!pc)
+		return;
+	free(pc->regs);
+	free(pc->hits);
+	free(pc->hit_ctx);
+	free(pc);
+}
+
+/* ---- munmap-inflight --------------------------------------------------- */
+
+struct unmap_scan {
+	struct pending_call *pc;
+	const struct uc_request *last;
+};
+
+static void unmap_hit(struct itree_node *n, void *arg)
+{
+	struct unmap_scan *s = arg;
+	struct pending_call *pc = s->pc;
+	const struct uc_request *r = n->owner;
+
+	if (r == s->last)
+		return;
+	s->last = r;
+	/* Keep the overlapping piece of this range as the description. */
+	if (pc->nhits == pc->cap) {
+		pc->cap = pc->cap ? pc->cap * 2 : 8;
+		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
+		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
+	}
+	describe_request(&pc->hits[pc->nhits], r, n->start, n->end);
+	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
+}
+
+static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
+{
+	const struct uc_call *c = &pc->call;
+	struct uc_aspace *as = u64map_get(&t->aspaces, c->hdr.tgid);
+	struct unmap_scan s = { .pc = pc };
+	uint64_t addr = c->args[0], len = c->args[1];
+
+	if (c->nr == UC_NR_MREMAP)
+		len = c->args[1];		/* old_size: all of it may move */
+	len = (len + PAGE - 1) & ~(PAGE - 1);
+	pc->start = addr;
+	pc->end = addr + len < addr ? UINT64_MAX : addr + len;
+	if (as && pc->end > pc->start)
+		itree_query(&as->ranges, pc->start, pc->end, unmap_hit, &s);
+}
+
+static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
+{
+	const struct uc_call *c = &pc->call;
+	uint64_t start = pc->start, end = pc->end;
+
+	if (c->nr == UC_NR_MREMAP) {
+		uint64_t old_size = (c->args[1] + PAGE - 1) & ~(PAGE - 1);
+		uint64_t new_size = (c->args[2] + PAGE - 1) & ~(PAGE - 1);
+
+		if (ret < 0 && ret > -4096)
+			return;
+		if ((uint64_t)ret == c->args[0]) {
+			if (new_size >= old_size)
+				return;		/* grew in place: nothing released */
+			start = c->args[0] + new_size;
+		}
+		end = c->args[0] + old_size;	/* moved: all of it released */
+	} else if (ret != 0) {
+		return;
+	}
+
+	for (uint32_t i = 0; i < pc->nhits; i++) {
+		struct uc_unmap_finding f = {
+			.tgid = c->hdr.tgid, .tid = c->hdr.tid, .nr = c->nr,
+			.call_start = start, .call_end = end, .advice = c->args[2],
+			.req = pc->hits[i],
+		};
+
+		f.start = f.req.start > start ? f.req.start : start;
+		f.end = f.req.end < end ? f.req.end : end;
+		if (f.start >= f.end)
+			continue;
+		report_unmap(t->report, &f);
+	}
+}
+
+/* ---- bufreg-lifetime --------------------------------------------------- */
+
+struct index_scan {
+	struct pending_call *pc;
+	uint32_t tgid, lo, hi;		/* indexes [lo, hi) */
+};
+
+static void index_hit(uint64_t seq, void *val, void *arg)
+{
+	struct index_scan *s = arg;
+	const struct uc_request *r = val;
+
+	(void)seq;
+	if (r->sub.hdr.tgid != s->tgid || !(r->sub.flags & UC_SUB_FIXED_BUF) ||
+	    r->sub.buf_index < s->lo || r->sub.buf_index >= s->hi)
+		return;
+	add_hit(s->pc, r);
+}
+
+static void register_enter(struct uc_tracker *t, struct pending_call *pc)
+{
+	const struct uc_call *c = &pc->call;
+	uint32_t op = c->args[1] & ~(1u << 31);
+	struct index_scan s = { .pc = pc, .tgid = c->hdr.tgid };
+
+	/* The iovecs being registered: inline, then continuation records. */
+	if (c->nr_ranges) {
+		uint32_t more = 0, n = c->nr_inline;
+		struct uc_range *extra = tracker_take_ranges(t, c->seq, &more);
+
+		pc->regs = xmalloc((n + more) * sizeof(*pc->regs));
+		memcpy(pc->regs, c->ranges, n * sizeof(*pc->regs));
+		if (extra)
+			memcpy(pc->regs + n, extra, more * sizeof(*pc->regs));
+		free(extra);
+		pc->nregs = n + more;
+	}
+	if (op == REG_UNREGISTER_BUFFERS) {
+		s.lo = 0;
+		s.hi = UINT32_MAX;
+	} else if (op == REG_BUFFERS_UPDATE) {
+		s.lo = c->reg_offset;
+		s.hi = c->reg_offset + c->reg_nr;
+	} else {
+		return;
+	}
+	u64map_each(&t->requests, index_hit, &s);
+}
+
+static void table_set(struct uc_ring *ring, uint32_t first, uint32_t nr,
+		      const struct uc_range *r, uint32_t nr_r)
+{
+	if (first + nr < first || first + nr > (1u << 20))
+		return;		/* the kernel caps tables far lower */
+	if (first + nr > ring->nbufs) {
+		ring->bufs = xrealloc(ring->bufs, (first + nr) * sizeof(*ring->bufs));
+		memset(ring->bufs + ring->nbufs, 0,
+		       (first + nr - ring->nbufs) * sizeof(*ring->bufs));
+		ring->nbufs = first + nr;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		ring->bufs[first + i].addr = i < nr_r ? r[i].addr : 0;
+		ring->bufs[first + i].len = i < nr_r ? r[i].len : 0;
+	}
+}
+
+static void register_done(struct uc_tracker *t, struct pending_call *pc,
+			  const struct uc_register *reg)
+{
+	const struct uc_call *c = &pc->call;
+	uint32_t op = reg->opcode & ~(1u << 31);
+	struct uc_ring *ring = tracker_ring(t, reg->ctx, c->hdr.tgid);
+
+	if (reg->ret < 0)
+		return;
+	/* Judge first (against the table as it was), then update it. */
+	if (op == REG_UNREGISTER_BUFFERS || op == REG_BUFFERS_UPDATE) {
+		/* One finding per index, listing its live requests. */
+		for (uint32_t i = 0; i < pc->nhits; i++) {
+			struct uc_bufreg_finding f = {
+				.tgid = c->hdr.tgid, .tid = c->hdr.tid,
+				.ring_fd = ring->fd, .reg_opcode = op,
+				.index = pc->hits[i].buf_index,
+			};
+			bool first = true;
+
+			if (pc->hit_ctx[i] != reg->ctx)
+				continue;
+			for (uint32_t k = 0; k < i; k++)
+				if (pc->hit_ctx[k] == reg->ctx &&
+				    pc->hits[k].buf_index == f.index)
+					first = false;
+			if (!first)
+				continue;
+			if (f.index < ring->nbufs && ring->bufs[f.index].len) {
+				f.reg_start = ring->bufs[f.index].addr;
+				f.reg_end = f.reg_start + ring->bufs[f.index].len;
+			}
+			for (uint32_t k = i; k < pc->nhits; k++) {
+				if (pc->hit_ctx[k] != reg->ctx ||
+				    pc->hits[k].buf_index != f.index)
+					continue;
+				if (f.nr_live < UC_MAX_LIVE_SHOWN)
+					f.live[f.nr_live] = pc->hits[k];
+				f.nr_live++;
+			}
+			report_bufreg(t->report, &f);
+		}
+	}
+	switch (op) {
+	case REG_BUFFERS:
+	case REG_BUFFERS2:
+		free(ring->bufs);
+		ring->bufs = NULL;
+		ring->nbufs = 0;
+		table_set(ring, 0, c->reg_nr, pc->regs, pc->nregs);
+		break;
+	case REG_UNREGISTER_BUFFERS:
+		free(ring->bufs);
+		ring->bufs = NULL;
+		ring->nbufs = 0;
+		break;
+	case REG_BUFFERS_UPDATE:
+		table_set(ring, c->reg_offset, c->reg_nr, pc->regs, pc->nregs);
+		break;
+	}
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+void calls_on_call(struct uc_tracker *t, const struct uc_call *c)
+{
+	struct pending_call *pc = xcalloc(1, sizeof(*pc));
+
+	pc->call = *c;
+	if (c->nr == UC_NR_IO_URING_REGISTER)
+		register_enter(t, pc);
+	else
+		unmap_enter(t, pc);
+	/* One call in progress per thread. */
+	pending_free(u64map_put(&t->calls, c->hdr.tid, pc));
+}
+
+void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
+{
+	struct pending_call *pc = u64map_get(&t->calls, r->hdr.tid);
+
+	if (!pc || pc->call.nr != r->nr)
+		return;
+	u64map_del(&t->calls, r->hdr.tid);
+	unmap_ret(t, pc, r->ret);
+	pending_free(pc);
+}
+
+void calls_on_register(struct uc_tracker *t, const struct uc_register *r)
+{
+	struct pending_call *pc = u64map_get(&t->calls, r->hdr.tid);
+
+	if (!pc || pc->call.nr != UC_NR_IO_URING_REGISTER)
+		return;
+	u64map_del(&t->calls, r->hdr.tid);
+	register_done(t, pc, r);
+	pending_free(pc);
+}
+
+static void free_call_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	pending_free(val);
+}
+
+void calls_free(struct uc_tracker *t)
+{
+	u64map_each(&t->calls, free_call_cb, NULL);
+	u64map_free(&t->calls);
+}

@@ -1,0 +1,63 @@
+/* uringcheck-test: expect=munmap-inflight */
+/*
+ * A READ of 8192 bytes from an empty pipe into a 2-page anonymous mapping is
+ * in flight when mremap() shrinks the mapping to 1 page (same address, no
+ * MREMAP_MAYMOVE): the second page of the in-flight range is gone,
+ * munmap-inflight. 100 bytes then land in the remaining first page.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "uc_test.h"
+
+/* ---- end of common helpers ---- */
+#include <sys/mman.h>
+
+#define PAGE 4096
+
+int main(void)
+{
+	const int want[1] = { 100 };
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	char expect[100];
+	char *p, *q;
+	int a[2];
+
+	SYS(pipe(a));
+	URING(io_uring_queue_init(8, &ring, 0));
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		fail("mmap: %s", strerror(errno));
+
+	sqe = get_sqe(&ring);
+	io_uring_prep_read(sqe, a[0], p, 2 * PAGE, 0);
+	sqe->user_data = 0;
+	submit_exact(&ring, 1);
+	require_no_cqe(&ring, "READ submitted");
+
+	q = mremap(p, 2 * PAGE, PAGE, 0);	/* shrink in place */
+	if (q != p)
+		fail("mremap shrink: %p (%s)", (void *)q, q == MAP_FAILED ? strerror(errno) : "moved");
+	require_no_cqe(&ring, "mapping shrunk");
+
+	feed(a[1], 100, 1);
+	reap(&ring, want, 1);
+	pattern(expect, sizeof(expect), 1);
+	if (memcmp(p, expect, sizeof(expect)))
+		fail("READ did not land in the first page");
+
+	SYS(munmap(p, PAGE));
+	io_uring_queue_exit(&ring);
+	close(a[0]); close(a[1]);
+	return 0;
+}

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of symbolize/: unwinding and symbolizing captured stacks.
+ *
+ *   test_symbolize [--static] [--debug-root DIR] TARGET PLUGIN_DIR
+ *	runs TARGET (target.c, in some build variant) twice: "live" mode
+ *	symbolizes its captures while it still runs, "dead" mode after it
+ *	has exited, dlclose'd its plugins and their files were deleted. The
+ *	maps snapshot is taken once, when the target is first seen.
+ *   test_symbolize --self PLUGIN_DIR
+ *	captures and symbolizes this process's own stack, and exercises
+ *	the maps cache (refresh across dlopen/dlclose) and the printer.
+ *
+ * Prints one "PASS  name" or "FAIL  name: why" line per check; exits 1 if
+ * any failed.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "uct_lib.h"
+#include "../../../symbolize/print_stack.h"
+#include "../../../symbolize/proc_maps.h"
+#include "../../../symbolize/symbolize.h"
+#include "../../../symbolize/unwind.h"
+
+#define MAX_FLAT 128
+
+uint64_t uct_stack_top;
+static int passed, failed;
+static bool verbose;
+
+static void pass(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("PASS  ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	passed++;
+}
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("FAIL  ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	failed++;
+}
+
+static const char *base(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : (p ? p : "");
+}
+
+static void print_indented(struct uc_maps *m, const uint64_t *pcs, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	uc_print_stack(f, m, pcs, n, NULL);
+	fclose(f);
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		printf("      |%s\n", l);
+	free(buf);
+}
+
+/* Unwinds and flattens (inlined frames expanded) into @fl. */
+static int flatten(struct uc_maps *m, const struct uc_user_regs *regs,
+		   const void *stack, size_t len, struct uc_frame *fl,
+		   uint64_t *pcs, int *npcs)
+{
+	int n = uc_unwind(m, regs, stack, len, pcs, 64), k = 0;
+	*npcs = n;
+	for (int i = 0; i < n && k < MAX_FLAT; i++)
+		k += uc_symbolize(m, pcs[i], i > 0, fl + k, MAX_FLAT - k);
+	return k;
+}
+
+static bool str_eq(const char *a, const char *want)
+{
+	if (!*want)
+		return a == NULL;
+	return a && !strcmp(a, want);
+}
+
+/* Compares frame @f with @e; on mismatch writes why into @why. */
+static bool frame_ok(const struct uc_frame *f, const struct uct_expect *e,
+		     char *why, size_t wl)
+{
+	if (!str_eq(f->function, e->func)) {
+		snprintf(why, wl, "function %s, want %s",
+			 f->function ? f->function : "(none)",
+			 *e->func ? e->func : "(none)");
+		return false;
+	}
+	if (e->line >= 0) {
+		if (!*e->file && f->file) {
+			snprintf(why, wl, "%s: has line %s:%d, want none",
+				 e->func, f->file, f->line);
+			return false;
+		}
+		if (*e->file && (!f->file || strcmp(base(f->file), e->file) ||
+				 f->line != e->line)) {
+			snprintf(why, wl, "%s at %s:%d, want %s:%d", e->func,
+				 f->file ? base(f->file) : "(none)", f->line,
+				 e->file, e->line);
+			return false;
+		}
+	}
+	if (*e->module && (!f->module || strcmp(f->module, e->module))) {
+		snprintf(why, wl, "%s in module %s, want %s", e->func,
+			 f->module ? f->module : "(none)", e->module);
+		return false;
+	}
+	if (!!f->inlined != !!e->inlined) {
+		snprintf(why, wl, "%s: inlined=%d, want %d", e->func,
+			 f->inlined, e->inlined);
+		return false;
+	}
+	return true;
+}
+
+/* Checks a capture against the expectations the target sent. */
+static void check_record(struct uc_maps *m, const struct uct_record *r,
+			 const char *tag)
+{
+	struct uc_frame fl[MAX_FLAT];
+	uint64_t pcs[64];
+	int npcs;
+	int k = flatten(m, &r->regs, r->stack, r->stack_len, fl, pcs, &npcs);
+	char why[256] = "";
+	bool ok = true;
+
+	if (k < (int)r->nexp) {
+		snprintf(why, sizeof(why), "%d frames, want at least %u", k,
+			 r->nexp);
+		ok = false;
+	}
+	for (uint32_t i = 0; ok && i < r->nexp; i++)
+		if (!frame_ok(&fl[i], &r->exp[i], why, sizeof(why))) {
+			char tmp[256];
+			snprintf(tmp, sizeof(tmp), "frame %u: %s", i, why);
+			snprintf(why, sizeof(why), "%s", tmp);
+			ok = false;
+		}
+	if (ok && r->beyond_module[0]) {
+		bool found = false;
+		for (int i = (int)r->nexp; i < k && !found; i++)
+			found = fl[i].module &&
+				!strcmp(fl[i].module, r->beyond_module);
+		if (!found) {
+			snprintf(why, sizeof(why),
+				 "no frame beyond main in %s", r->beyond_module);
+			ok = false;
+		}
+	}
+	if (ok)
+		pass("%s %s (%d frames)", tag, r->name, k);
+	else
+		fail("%s %s: %s", tag, r->name, why);
+	if (!ok || verbose)
+		print_indented(m, pcs, npcs);
+}
+
+/* Checks on the text of a printed stack. */
+static void check_print(struct uc_maps *m, const struct uct_record *r,
+			const char *tag)
+{
+	uint64_t pcs[64];
+	int n = uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 64);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct uc_frame fr[4];
+	uc_symbolize(m, pcs[0], false, fr, 4);
+	char dir[PATH_MAX] = "";
+	if (fr[0].file) {
+		snprintf(dir, sizeof(dir), "%s", fr[0].file);
+		*strrchr(dir, '/') = '\0';
+	}
+	struct uc_print_opts o = { .strip_prefix = dir };
+	uc_print_stack(f, m, pcs, n, &o);
+	fclose(f);
+
+	char want[256];
+	const char *need[3] = { NULL, NULL, NULL };
+	if (!strcmp(r->name, "deep")) {
+		snprintf(want, sizeof(want), "    #0 0x%" PRIx64
+			 " in level3 target.c:%d\n    #1 0x", r->regs.ip,
+			 r->exp[0].line);
+		need[0] = want;
+	} else if (!strcmp(r->name, "inline")) {
+		snprintf(want, sizeof(want), "    #0 0x%" PRIx64
+			 " in inl_b target.c:%d (inlined)\n    #1 0x%" PRIx64
+			 " in inl_a target.c:%d (inlined)\n    #2 0x%" PRIx64
+			 " in outer target.c:%d\n", r->regs.ip, r->exp[0].line,
+			 r->regs.ip, r->exp[1].line, r->regs.ip,
+			 r->exp[2].line);
+		need[0] = want;
+	} else if (!strcmp(r->name, "stripped-lib")) {
+		need[0] = " in libuct_stripped.so+0x";
+		need[1] = " in uct_stripped_entry (libuct_stripped.so+0x";
+	} else if (!strcmp(r->name, "cxx-dlclosed")) {
+		need[0] = " in uct::Walker::step(int) libuct_cxx.cc:";
+	} else {
+		free(buf);
+		return;
+	}
+	bool ok = true;
+	for (int i = 0; i < 3 && need[i]; i++)
+		if (!strstr(buf, need[i])) {
+			fail("%s %s print: no \"%s\" in:\n%s", tag, r->name,
+			     need[i], buf);
+			ok = false;
+		}
+	if (!strcmp(r->name, "deep") && strncmp(buf, want, strlen(want))) {
+		fail("%s deep print: want prefix \"%s\" in:\n%s", tag, want, buf);
+		ok = false;
+	}
+	if (ok)
+		pass("%s %s print", tag, r->name);
+	free(buf);
+}
+
+/* Short copies: the unwind stops early, never fails or crashes. */
+static void check_truncated(struct uc_maps *m, const struct uct_record *r,
+			    const char *tag)
+{
+	uint64_t pcs[64];
+	int full = uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 64);
+	int n0 = uc_unwind(m, &r->regs, NULL, 0, pcs, 64);
+	bool ok0 = n0 >= 1 && n0 < full && pcs[0] == r->regs.ip;
+	int n64 = uc_unwind(m, &r->regs, r->stack, 64, pcs, 64);
+	struct uc_frame fr[4];
+	uc_symbolize(m, pcs[0], false, fr, 4);
+	bool ok64 = n64 >= 1 && n64 < full && fr[0].function &&
+		    !strcmp(fr[0].function, "level3");
+	int n2 = uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 2);
+	if (ok0 && ok64 && n2 == 2)
+		pass("%s truncated-copy (full %d, 64 bytes %d, none %d)", tag,
+		     full, n64, n0);
+	else
+		fail("%s truncated-copy: full %d, 64 bytes %d, none %d, max2 %d",
+		     tag, full, n64, n0, n2);
+}
+
+/* ------------------------------------------------------------------ */
+/* A target in another process                                         */
+
+static bool read_full(int fd, void *p, size_t n)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = read(fd, c, n);
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+static bool copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY), out = -1;
+	char buf[65536];
+	ssize_t n;
+	bool ok = in >= 0 &&
+		  (out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755)) >= 0;
+	while (ok && (n = read(in, buf, sizeof(buf))) > 0)
+		ok = write(out, buf, (size_t)n) == n;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok;
+}
+
+static const char *plugins[] = { "libuct_cxx.so", "libuct_stripped.so" };
+
+static void run_target(const char *target, const char *plugin_dir, bool dead,
+		       int want_scenarios)
+{
+	char tag[128], tmp[] = "/tmp/uct-plugins.XXXXXX", p[PATH_MAX * 2],
+	     q[PATH_MAX * 2];
+	snprintf(tag, sizeof(tag), "%s %s", base(target), dead ? "dead" : "live");
+
+	if (!mkdtemp(tmp)) {
+		fail("%s: mkdtemp: %s", tag, strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < sizeof(plugins) / sizeof(*plugins); i++) {
+		snprintf(p, sizeof(p), "%s/%s", plugin_dir, plugins[i]);
+		snprintf(q, sizeof(q), "%s/%s", tmp, plugins[i]);
+		copy_file(p, q);
+	}
+
+	int out[2], in[2];
+	if (pipe2(out, O_CLOEXEC) || pipe2(in, O_CLOEXEC)) {
+		fail("%s: pipe", tag);
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 3);
+		dup2(in[0], 4);
+		execl(target, target, tmp, (char *)NULL);
+		perror(target);
+		_exit(127);
+	}
+	close(out[1]);
+	close(in[0]);
+
+	struct uc_maps_cache *cache = uc_maps_cache_new();
+	struct uct_record *recs = malloc(8 * sizeof(*recs));
+	int nrec = 0;
+	struct uc_maps *m = NULL;
+
+	if (!read_full(out[0], &recs[0], sizeof(*recs)) ||
+	    strcmp(recs[0].name, "ready")) {
+		fail("%s: target did not start", tag);
+		goto reap;
+	}
+	/* First sight of the process: snapshot its maps. */
+	m = uc_maps_cache_get(cache, pid);
+	if (!m) {
+		fail("%s: snapshot: %s", tag, strerror(errno));
+		goto reap;
+	}
+	uc_maps_ref(m);
+	if (write(in[1], "G", 1) != 1)
+		goto reap;
+	for (;;) {
+		if (nrec >= 8 || !read_full(out[0], &recs[nrec], sizeof(*recs))) {
+			fail("%s: record stream broken", tag);
+			goto reap;
+		}
+		if (recs[nrec].magic != UCT_MAGIC) {
+			fail("%s: bad record", tag);
+			goto reap;
+		}
+		if (!strcmp(recs[nrec].name, "end"))
+			break;
+		nrec++;
+	}
+	if (recs[nrec].nsent != nrec || nrec != want_scenarios)
+		fail("%s: %d scenarios received, target sent %d, want %d",
+		     tag, nrec, recs[nrec].nsent, want_scenarios);
+
+	if (!dead) {
+		/* The target is blocked: symbolize while it is alive. */
+		for (int i = 0; i < nrec; i++) {
+			check_record(m, &recs[i], tag);
+			check_print(m, &recs[i], tag);
+		}
+		if (nrec > 0)
+			check_truncated(m, &recs[0], tag);
+	}
+reap:
+	if (write(in[1], "X", 1) != 1) {
+		/* the target died already; waitpid tells */
+	}
+	close(in[1]);
+	int status;
+	waitpid(pid, &status, 0);
+	close(out[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail("%s: target exit status %#x", tag, status);
+
+	/* Its plugins are dlclose'd and now deleted from disk too. */
+	for (size_t i = 0; i < sizeof(plugins) / sizeof(*plugins); i++) {
+		snprintf(q, sizeof(q), "%s/%s", tmp, plugins[i]);
+		unlink(q);
+	}
+	rmdir(tmp);
+
+	if (dead && m && nrec > 0) {
+		char proc[64];
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+		if (kill(pid, 0) == 0 || errno != ESRCH ||
+		    access(proc, F_OK) == 0)
+			fail("%s: process %d still exists", tag, (int)pid);
+		/* The checker forgets a process after its exit; reports
+		 * still hold the snapshot. */
+		uc_maps_cache_forget(cache, pid);
+		for (int i = 0; i < nrec; i++) {
+			check_record(m, &recs[i], tag);
+			check_print(m, &recs[i], tag);
+		}
+		check_truncated(m, &recs[0], tag);
+	}
+	uc_maps_unref(m);
+	uc_maps_cache_free(cache);
+	free(recs);
+}
+
+/* ------------------------------------------------------------------ */
+/* This process                                                        */
+
+static struct uct_record self_rec;
+static int s_cap, s_l1, s_l2, s_main;
+static volatile int s_sink;
+
+__attribute__((noinline, noclone)) static int self3(int x)
+{
+	s_cap = __LINE__; UCT_CAPTURE(&self_rec);
+	s_sink = x;
+	return x + 1;
+}
+
+__attribute__((noinline, noclone)) static int self2(int x)
+{
+	int r;
+	s_l2 = __LINE__; r = self3(x + 1);
+	return r * 2;
+}
+
+__attribute__((noinline, noclone)) static int self1(int x)
+{
+	int r;
+	s_l1 = __LINE__; r = self2(x * 7);
+	return r - 3;
+}
+
+static void find_stack_top(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	uint64_t here = (uintptr_t)&line, s, e;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &s, &e) == 2 &&
+		    here >= s && here < e)
+			uct_stack_top = e;
+	if (f)
+		fclose(f);
+}
+
+__attribute__((noinline)) static int self_tests(const char *plugin_dir,
+						 int argc)
+{
+	const char *tag = "self";
+	find_stack_top();
+
+	/* 1. Own capture, own snapshot. */
+	memset(&self_rec, 0, sizeof(self_rec));
+	s_main = __LINE__; s_sink = self1(argc);
+	struct uc_maps *m = uc_maps_snapshot(0);
+	if (!m) {
+		fail("%s: snapshot: %s", tag, strerror(errno));
+		return 1;
+	}
+	struct uct_record *r = &self_rec;
+	snprintf(r->name, sizeof(r->name), "capture");
+	const char *src = "test_symbolize.c";
+	struct { const char *f; int l; } exp[] = {
+		{ "self3", s_cap }, { "self2", s_l2 }, { "self1", s_l1 },
+		{ "self_tests", s_main },
+	};
+	for (size_t i = 0; i < sizeof(exp) / sizeof(*exp); i++) {
+		struct uct_expect *e = &r->exp[r->nexp++];
+		snprintf(e->func, sizeof(e->func), "%s", exp[i].f);
+		snprintf(e->file, sizeof(e->file), "%s", src);
+		e->line = exp[i].l;
+	}
+	snprintf(r->beyond_module, sizeof(r->beyond_module), "libc.so.6");
+	check_record(m, r, tag);
+	uc_maps_unref(m);
+
+	/* 2. The cache across dlopen / dlclose. */
+	struct uc_maps_cache *c = uc_maps_cache_new();
+	struct uc_maps *m1 = uc_maps_cache_get(c, getpid());
+	struct uc_maps *m1b = uc_maps_cache_refresh(c, getpid());
+	if (m1 && m1 == m1b)
+		pass("%s cache: refresh without change keeps the snapshot", tag);
+	else
+		fail("%s cache: refresh without change made a new snapshot", tag);
+
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/libuct_stripped.so", plugin_dir);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *sym = h ? dlsym(h, "uct_stripped_entry") : NULL;
+	if (!sym) {
+		fail("%s cache: dlopen %s: %s", tag, path, dlerror());
+		uc_maps_cache_free(c);
+		return 1;
+	}
+	uint64_t addr = (uintptr_t)sym;
+	struct uc_maps *m2 = uc_maps_cache_refresh(c, getpid());
+	if (m2 != m1 && uc_maps_find(m2, addr) && !uc_maps_find(m1, addr))
+		pass("%s cache: dlopen seen by refresh", tag);
+	else
+		fail("%s cache: dlopen not seen by refresh", tag);
+	uc_maps_ref(m2);
+	dlclose(h);
+	struct uc_maps *m3 = uc_maps_cache_refresh(c, getpid());
+	const struct uc_mapping *mp = m3 ? uc_maps_find(m3, addr) : NULL;
+	if (m3 != m2 && (!mp || !strstr(mp->path, "libuct_stripped")))
+		pass("%s cache: dlclose seen by refresh", tag);
+	else
+		fail("%s cache: dlclose not seen by refresh", tag);
+	struct uc_frame fr[4];
+	int n = uc_symbolize(m2, addr, false, fr, 4);
+	if (n == 1 && fr[0].function &&
+	    !strcmp(fr[0].function, "uct_stripped_entry") && fr[0].module &&
+	    !strcmp(fr[0].module, "libuct_stripped.so"))
+		pass("%s cache: old snapshot resolves the dlclose'd library",
+		     tag);
+	else
+		fail("%s cache: old snapshot: %s in %s", tag,
+		     n > 0 && fr[0].function ? fr[0].function : "(none)",
+		     n > 0 && fr[0].module ? fr[0].module : "(none)");
+	uc_maps_unref(m2);
+	uc_maps_cache_forget(c, getpid());
+	if (!uc_maps_cache_peek(c, getpid()))
+		pass("%s cache: forget", tag);
+	else
+		fail("%s cache: forget left the snapshot", tag);
+	uc_maps_cache_free(c);
+
+	/* 3. No process, no maps, no stack. */
+	errno = 0;
+	struct uc_maps *none = uc_maps_snapshot(0x3fffffff);
+	if (!none && errno)
+		pass("%s snapshot of a missing pid fails (%s)", tag,
+		     strerror(errno));
+	else
+		fail("%s snapshot of a missing pid", tag);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	uc_print_no_stack(f, "submitted by the SQPOLL kernel thread");
+	uint64_t pc = 0x1234;
+	uc_print_stack(f, NULL, &pc, 1, NULL);
+	uc_print_stack(f, NULL, NULL, 0, NULL);
+	fclose(f);
+	const char *want =
+		"    <no user stack: submitted by the SQPOLL kernel thread>\n"
+		"    #0 0x1234 in <unknown module>\n"
+		"    <no user stack: empty stack>\n";
+	if (!strcmp(buf, want))
+		pass("%s print without stack or maps", tag);
+	else
+		fail("%s print without stack or maps:\n%s", tag, buf);
+	free(buf);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+	bool is_static = false;
+	int i = 1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("UCT_VERBOSE"))
+		verbose = true;
+	if (argc > 2 && !strcmp(argv[1], "--self")) {
+		self_tests(argv[2], argc);
+		return failed ? 1 : 0;
+	}
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--static")) {
+			is_static = true;
+		} else if (!strcmp(argv[i], "--debug-root") && i + 1 < argc) {
+			char path[PATH_MAX + 16];
+			snprintf(path, sizeof(path), ":.debug:%s", argv[++i]);
+			uc_symbolize_set_debuginfo_path(path);
+		} else {
+			break;
+		}
+	}
+	if (argc - i != 2) {
+		fprintf(stderr, "usage: %s [--static] [--debug-root DIR] "
+			"TARGET PLUGIN_DIR | --self PLUGIN_DIR\n", argv[0]);
+		return 2;
+	}
+	run_target(argv[i], argv[i + 1], false, is_static ? 2 : 5);
+	run_target(argv[i], argv[i + 1], true, is_static ? 2 : 5);
+	return failed ? 1 : 0;
+}
