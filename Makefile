@@ -115,3 +115,11 @@ install: uringcheck
 
 clean:
 	rm -rf $(OUTPUT) uringcheck
+
+# The reap-lag injection linked against liburing.a: the uprobe mode must
+# find liburing inside the executable itself.
+$(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c \
+		testsuite/cases/uc_test.h | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -l:liburing.a -lpthread
+all: $(OUTPUT)/tests/static_reap-lag_wait

@@ -52,14 +52,26 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 	ev_submit(e);
 }
 
+struct sample_ctx {
+	__u64 now;
+	__u32 tgid;			/* 0: every tracked ring */
+	__u32 pad;
+};
+
 static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
-			__u64 *now)
+			struct sample_ctx *sc)
 {
+	__u64 *now = &sc->now;
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
-	struct io_rings *r = BPF_CORE_READ(ring, rings);
-	__u32 head = BPF_CORE_READ(r, cq.head), tail = BPF_CORE_READ(r, cq.tail);
+	struct io_rings *r;
+	__u32 head, tail;
 	__u64 post;
 
+	if (sc->tgid && ri->tgid != sc->tgid)
+		return 0;
+	r = BPF_CORE_READ(ring, rings);
+	head = BPF_CORE_READ(r, cq.head);
+	tail = BPF_CORE_READ(r, cq.tail);
 	lag_consumed(*key, ri, head, *now);
 	if (head == tail)
 		return 0;
@@ -90,10 +102,28 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 SEC("perf_event")
 int uc_reap_sampler(void *ctx)
 {
-	__u64 now = bpf_ktime_get_ns();
+	struct sample_ctx sc = { .now = bpf_ktime_get_ns() };
 
 	if (reap_lag_ns)
-		bpf_for_each_map_elem(&rings, sample_ring, &now, 0);
+		bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
+	return 0;
+}
+
+/*
+ * liburing uprobe mode: an entry into liburing (submit, wait, peek_batch,
+ * queue_exit, ...) is a moment the program has finished with the CQEs it
+ * consumed inline, so sample its rings right then instead of at the next
+ * tick. The inline consumption itself (io_uring_cqe_seen, cq_advance) has
+ * no entry point to probe.
+ */
+SEC("uprobe")
+int uc_liburing_call(void *ctx)
+{
+	struct sample_ctx sc = { .now = bpf_ktime_get_ns() };
+
+	if (!reap_lag_ns || !current_tracked(&sc.tgid))
+		return 0;
+	bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include "exit_codes.h"
 #include "kernel_features.h"
+#include "liburing_probes.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"
@@ -44,13 +45,15 @@ static bool has_bpf_caps(void)
 	       (d[1].effective & (1u << (CAP_PERFMON - 32)));
 }
 
-/* Like execvp's search, to fail fast (before loading BPF) on a typo. */
-static int find_program(const char *name)
+/* Like execvp's search, to fail fast (before loading BPF) on a typo.
+ * The path found is kept in @found (for the uprobe mode). */
+static int find_program(const char *name, char *found, size_t len)
 {
 	const char *path = getenv("PATH");
 	char buf[4096];
 	int err = ENOENT;
 
+	snprintf(found, len, "%s", name);
 	if (strchr(name, '/'))
 		return access(name, X_OK) ? errno : 0;
 	if (!path)
@@ -62,8 +65,10 @@ static int find_program(const char *name)
 		if (!access(buf, X_OK)) {
 			struct stat st;
 
-			if (!stat(buf, &st) && S_ISREG(st.st_mode))
+			if (!stat(buf, &st) && S_ISREG(st.st_mode)) {
+				snprintf(found, len, "%s", buf);
 				return 0;
+			}
 		} else if (errno == EACCES) {
 			err = EACCES;
 		}
@@ -199,7 +204,7 @@ int main(int argc, char **argv)
 	struct uc_target tgt;
 	sigset_t fwd, saved;
 	FILE *log = stderr;
-	char err[512];
+	char err[512], exe[4096];
 	int status, sigfd, e;
 
 	options_defaults(&opt);
@@ -212,7 +217,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	e = find_program(opt.target_argv[0]);
+	e = find_program(opt.target_argv[0], exe, sizeof(exe));
 	if (e) {
 		fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
 			opt.target_argv[0], strerror(e));
@@ -243,6 +248,14 @@ int main(int argc, char **argv)
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
 	if (session_start(&sess, &opt, &kern, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
+
+	if (opt.liburing_uprobes) {
+		if (!opt.reap_lag_ms)
+			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
+				"with --reap-lag-ms=0\n");
+		else
+			liburing_probes_attach(&sess, exe, stderr);
+	}
 
 	if (target_spawn(&tgt, opt.target_argv, &run_as, &saved)) {
 		session_stop(&sess);

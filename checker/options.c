@@ -37,14 +37,35 @@ void options_defaults(struct uc_options *o)
 #undef OPT
 }
 
+/* @text as lines of at most @width columns, indented by @indent. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+	while (*text) {
+		int room = width - indent, n = (int)strlen(text);
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		fprintf(out, "%*s%.*s\n", indent, "", n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 void options_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		"Run PROGRAM and report io_uring buffer hazards it causes: two\n"
-		"in-flight requests on the same bytes where one of them writes\n"
-		"(overlap). Reports go to stderr; the exit status is PROGRAM's own\n"
-		"unless a hazard was found. Needs root (CAP_BPF, CAP_PERFMON).\n\n"
+		"Run PROGRAM and report the io_uring buffer hazards it causes:\n"
+		"overlap, bufreg-lifetime, munmap-inflight, dropped (errors) and\n"
+		"unreaped-cqe, reap-lag (warnings). Reports go to stderr; the exit\n"
+		"status is PROGRAM's own unless an error kind was found. Needs root\n"
+		"(CAP_BPF, CAP_PERFMON).\n\n"
 		"Options:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char lhs[64];
@@ -53,17 +74,19 @@ void options_help(FILE *out)
 			snprintf(lhs, sizeof(lhs), "--%s=%s", table[i].name, table[i].meta);
 		else
 			snprintf(lhs, sizeof(lhs), "--%s", table[i].name);
-		fprintf(out, "  %-24s %s\n", lhs, table[i].help);
+		fprintf(out, "  %s\n", lhs);
+		print_wrapped(out, table[i].help, 8, 78);
 	}
 	fprintf(out,
-		"  %-24s %s\n  %-24s %s\n  %-24s %s\n\n", "-v, --verbose",
-		"say what is attached; twice: libbpf and verifier logs",
-		"--version", "print the version and the kernel features in use",
-		"-h, --help", "print this help");
+		"  -v, --verbose\n        say what is attached; twice: libbpf and "
+		"verifier logs\n"
+		"  --version\n        print the version and the kernel features in "
+		"use\n"
+		"  -h, --help\n        print this help\n\n");
 	fprintf(out,
 		"Options are also read from URINGCHECK_OPTIONS (space-separated),\n"
 		"before the command line. Exit status: PROGRAM's status (128+N if\n"
-		"it died of signal N); --error-exitcode if a hazard was found;\n"
+		"it died of signal N); --error-exitcode if an error kind was found;\n"
 		"127 if PROGRAM cannot be run; 2 for a bad option; 70 if uringcheck\n"
 		"itself failed. See uringcheck(1) and docs/.\n");
 }

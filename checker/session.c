@@ -181,6 +181,8 @@ void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])
 
 void session_stop(struct uc_session *s)
 {
+	for (int i = 0; i < s->nprobes; i++)
+		bpf_link__destroy(s->probes[i]);
 	bpf_link__destroy(s->sampler);	/* closes the perf event too */
 	ring_buffer__free(s->rb);
 	uringcheck_bpf__destroy(s->skel);	/* detaches every link */

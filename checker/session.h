@@ -26,6 +26,9 @@ struct uc_session {
 	struct uringcheck_bpf *skel;
 	struct ring_buffer *rb;
 	struct bpf_link *sampler;	/* reap-lag sampler, if enabled */
+#define UC_MAX_UPROBES 32
+	struct bpf_link *probes[UC_MAX_UPROBES];	/* liburing uprobe mode */
+	int nprobes;
 	uc_event_fn on_event;
 	void *arg;
 	double load_ms, attach_ms;

@@ -9,7 +9,8 @@ void print_version(FILE *out)
 	char err[256];
 
 	fprintf(out, "uringcheck %s\n", UC_VERSION);
-	fprintf(out, "hazards: overlap\n");
+	fprintf(out, "hazards: overlap bufreg-lifetime munmap-inflight dropped "
+		"unreaped-cqe reap-lag\n");
 	if (kernel_probe(&k, err, sizeof(err)) && !k.btf) {
 		fprintf(out, "%s\n", err);
 		return;

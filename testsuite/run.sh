@@ -224,6 +224,50 @@ if want "runner: parallel"; then
 	fi
 fi
 
+# --- reap timing modes ------------------------------------------------------------
+uprobe_check() {
+	local n=$1 prog=$2 mode=$3
+	want "reap-lag: $n" || return 0
+	$UC --liburing-uprobes --reap-lag-ms=50 --log-file="$TMP/up.$n.log" "$prog" \
+		>/dev/null 2>"$TMP/up.$n.err"
+	if grep -q "reap timing: $mode" "$TMP/up.$n.err" &&
+	   grep -q 'WARNING: uringcheck: reap-lag:' "$TMP/up.$n.log"; then
+		pass "reap-lag: $n ($mode)"
+	else
+		fail "reap-lag: $n" "mode or finding missing" "$TMP/up.$n.err"
+		cat "$TMP/up.$n.log" | head -5
+	fi
+}
+uprobe_check "uprobes on the shared liburing" "$BIN/inj_reap-lag_wait" \
+	"liburing uprobes on [0-9]* entry points of .*liburing.so"
+uprobe_check "uprobes on a static liburing" "$BIN/static_reap-lag_wait" \
+	"liburing uprobes on [0-9]* entry points of .*static_reap-lag_wait (static liburing)"
+if want "reap-lag: uprobe mode degrades"; then
+	$UC --liburing-uprobes true 2>"$TMP/up.true.err"
+	if grep -q "does not link liburing itself" "$TMP/up.true.err"; then
+		pass "reap-lag: uprobe mode says when the program does not use liburing"
+	else
+		fail "reap-lag: uprobe mode degrades" "no clear message" "$TMP/up.true.err"
+	fi
+fi
+check_status "--reap-lag-ms=0 turns reap lag off" 0 $UC --reap-lag-ms=0 "$BIN/inj_reap-lag_peek"
+if want "runner: --reap-lag-ms=0"; then
+	$UC --reap-lag-ms=0 --log-file="$TMP/rl0.log" "$BIN/inj_reap-lag_peek"
+	if [ ! -s "$TMP/rl0.log" ]; then pass "runner: --reap-lag-ms=0 reports nothing"
+	else fail "runner: --reap-lag-ms=0" "reported" "$TMP/rl0.log"; fi
+fi
+check_status "--fail-on makes a warning kind fail" 66 $UC --fail-on=reap-lag --reap-lag-ms=50 "$BIN/inj_reap-lag_peek"
+check_status "--fail-on=none keeps the program's status" 0 $UC --fail-on=none "$BIN/inj_read_read"
+check_status "--fail-on with an unknown kind is a usage error" 2 $UC --fail-on=overlapp true
+if want "runner: unknown kind message"; then
+	$UC --fail-on=overlapp true 2>"$TMP/k.err"
+	if grep -q "unknown kind 'overlapp'; valid kinds: overlap bufreg-lifetime munmap-inflight dropped unreaped-cqe reap-lag" "$TMP/k.err"; then
+		pass "runner: unknown kind message lists the valid kinds"
+	else
+		fail "runner: unknown kind message" "unclear" "$TMP/k.err"
+	fi
+fi
+
 # --- examples ----------------------------------------------------------------
 ex_check() {
 	local n=$1 exp=$2 rc

@@ -32,6 +32,7 @@ fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$1"; }
 
 build() {	# name, command...
 	local name=$1; shift
+	rm -f "$OUT/$name" "$OUT/$name.so"	# no stale binary runs
 	if ! "$@" 2>"$OUT/$name.build.log"; then
 		fail "build $name"
 		sed 's/^/      | /' "$OUT/$name.build.log" | head -20
@@ -53,20 +54,19 @@ build test_symbolize $CC -O2 -g $NOFP $WARN -std=gnu11 -I"$ROOT" \
 	"$ROOT"/symbolize/*.c -ldw -lelf -lz
 
 DYN="-L$OUT -luct_cb -Wl,-rpath,\$ORIGIN -ldl"
-target() {	# name, flags...
-	local name=$1; shift
-	build "$name" $CC -O2 -g $WARN -std=gnu11 "$@" \
-		-o "$OUT/$name" "$HERE/target.c"
+target() {	# name, compile flags, link flags
+	build "$1" $CC -O2 -g $WARN -std=gnu11 $2 -o "$OUT/$1" \
+		"$HERE/target.c" ${3:-}
 }
-target target-nofp-pie $NOFP -fPIE -pie $DYN
-target target-fp-pie $FP -fPIE -pie $DYN
-target target-nofp-nopie $NOFP -fno-PIE -no-pie $DYN
-target target-nofp-static $NOFP -DUCT_STATIC -fno-PIE -static
-target target-fp-static $FP -DUCT_STATIC -fno-PIE -static
-target target-nofp-static-pie $NOFP -DUCT_STATIC -fPIE -static-pie
+target target-nofp-pie "$NOFP -fPIE -pie" "$DYN"
+target target-fp-pie "$FP -fPIE -pie" "$DYN"
+target target-nofp-nopie "$NOFP -fno-PIE -no-pie" "$DYN"
+target target-nofp-static "$NOFP -DUCT_STATIC -fno-PIE -static"
+target target-fp-static "$FP -DUCT_STATIC -fno-PIE -static"
+target target-nofp-static-pie "$NOFP -DUCT_STATIC -fPIE -static-pie"
 
 # Debian's way: stripped binary, debug info elsewhere.
-if target target-debuglink $NOFP -fPIE -pie $DYN; then
+if target target-debuglink "$NOFP -fPIE -pie" "$DYN"; then
 	objcopy --only-keep-debug "$OUT/target-debuglink" \
 		"$OUT/target-debuglink.debug" &&
 	strip --strip-all "$OUT/target-debuglink" &&
@@ -74,7 +74,7 @@ if target target-debuglink $NOFP -fPIE -pie $DYN; then
 		"$OUT/target-debuglink" || fail "split target-debuglink"
 fi
 rm -rf "$OUT/debugroot"
-if target target-buildid $NOFP -fPIE -pie $DYN; then
+if target target-buildid "$NOFP -fPIE -pie" "$DYN"; then
 	id=$(readelf -n "$OUT/target-buildid" | awk '/Build ID/ { print $3 }')
 	mkdir -p "$OUT/debugroot/.build-id/${id:0:2}" &&
 	objcopy --only-keep-debug "$OUT/target-buildid" \
@@ -108,6 +108,23 @@ if [ -x "$OUT/test_symbolize" ]; then
 	for t in target-nofp-static target-fp-static target-nofp-static-pie; do
 		[ -x "$OUT/$t" ] && run --static "$OUT/$t" "$OUT"
 	done
+	# No network, even when the environment asks for debuginfod
+	# (Debian's libdebuginfod-common sets DEBUGINFOD_URLS in login
+	# shells): a target without local debug info must not make libdw
+	# open a socket.
+	if command -v strace >/dev/null && [ -x "$OUT/target-buildid" ]; then
+		DEBUGINFOD_URLS=http://127.0.0.1:1/ strace -f -qq \
+			-e trace=socket,connect -o "$OUT/strace.log" \
+			"$OUT/test_symbolize" "$OUT/target-buildid" "$OUT" \
+			>/dev/null 2>&1
+		if grep -q -E 'socket\(AF_INET|connect\(' "$OUT/strace.log"; then
+			fail "no debuginfod: a socket was opened"
+			grep -E 'socket|connect' "$OUT/strace.log" | head -3
+		else
+			passed=$((passed + 1))
+			echo "PASS  no debuginfod query with DEBUGINFOD_URLS set"
+		fi
+	fi
 fi
 
 echo "$passed passed, $failed failed"

@@ -9,7 +9,10 @@
  *	maps snapshot is taken once, when the target is first seen.
  *   test_symbolize --self PLUGIN_DIR
  *	captures and symbolizes this process's own stack, and exercises
- *	the maps cache (refresh across dlopen/dlclose) and the printer.
+ *	the maps cache (refresh across dlopen/dlclose), the vDSO and the
+ *	printer.
+ *   test_symbolize --bench
+ *	prints what snapshots, unwinding and symbolizing cost.
  *
  * Prints one "PASS  name" or "FAIL  name: why" line per check; exits 1 if
  * any failed.
@@ -29,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -158,9 +162,9 @@ static void check_record(struct uc_maps *m, const struct uct_record *r,
 	}
 	for (uint32_t i = 0; ok && i < r->nexp; i++)
 		if (!frame_ok(&fl[i], &r->exp[i], why, sizeof(why))) {
-			char tmp[256];
+			char tmp[300];
 			snprintf(tmp, sizeof(tmp), "frame %u: %s", i, why);
-			snprintf(why, sizeof(why), "%s", tmp);
+			snprintf(why, sizeof(why), "%.250s", tmp);
 			ok = false;
 		}
 	if (ok && r->beyond_module[0]) {
@@ -485,10 +489,18 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 	snprintf(r->beyond_module, sizeof(r->beyond_module), "libc.so.6");
 	check_record(m, r, tag);
 	uc_maps_unref(m);
+	return 0;
+}
+
+/* The cache, snapshots of missing processes, the printer. */
+__attribute__((noinline)) static int other_tests(const char *plugin_dir)
+{
+	const char *tag = "self";
 
 	/* 2. The cache across dlopen / dlclose. */
 	struct uc_maps_cache *c = uc_maps_cache_new();
-	struct uc_maps *m1 = uc_maps_cache_get(c, getpid());
+	/* Borrowed from the cache: keep a reference across refreshes. */
+	struct uc_maps *m1 = uc_maps_ref(uc_maps_cache_get(c, getpid()));
 	struct uc_maps *m1b = uc_maps_cache_refresh(c, getpid());
 	if (m1 && m1 == m1b)
 		pass("%s cache: refresh without change keeps the snapshot", tag);
@@ -510,6 +522,7 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 		pass("%s cache: dlopen seen by refresh", tag);
 	else
 		fail("%s cache: dlopen not seen by refresh", tag);
+	uc_maps_unref(m1);
 	uc_maps_ref(m2);
 	dlclose(h);
 	struct uc_maps *m3 = uc_maps_cache_refresh(c, getpid());
@@ -537,7 +550,24 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 		fail("%s cache: forget left the snapshot", tag);
 	uc_maps_cache_free(c);
 
-	/* 3. No process, no maps, no stack. */
+	/* 3. The vDSO resolves from the checker's own copy of it. */
+	void *vh = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	void *vsym = vh ? dlsym(vh, "__vdso_clock_gettime") : NULL;
+	struct uc_maps *mv = uc_maps_snapshot(0);
+	n = vsym && mv ? uc_symbolize(mv, (uintptr_t)vsym + 1, false, fr, 4)
+		       : 0;
+	if (n == 1 && fr[0].module && !strcmp(fr[0].module, "[vdso]") &&
+	    fr[0].function && strstr(fr[0].function, "clock_gettime"))
+		pass("%s vdso: %s in %s", tag, fr[0].function, fr[0].module);
+	else if (!vsym)
+		pass("%s vdso: none in this process (skipped)", tag);
+	else
+		fail("%s vdso: %s in %s", tag,
+		     n > 0 && fr[0].function ? fr[0].function : "(none)",
+		     n > 0 && fr[0].module ? fr[0].module : "(none)");
+	uc_maps_unref(mv);
+
+	/* 4. No process, no maps, no stack. */
 	errno = 0;
 	struct uc_maps *none = uc_maps_snapshot(0x3fffffff);
 	if (!none && errno)
@@ -566,6 +596,66 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 	return 0;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Costs, for docs/stacks.md (not a test)                              */
+
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+__attribute__((noinline)) static void bench(void)
+{
+	const int N = 2000;
+	struct uc_frame fr[16];
+	uint64_t pcs[64];
+	double t;
+
+	find_stack_top();
+	s_sink = self1(1);
+	struct uct_record *r = &self_rec;
+
+	t = now_us();
+	for (int i = 0; i < 20; i++)
+		uc_maps_unref(uc_maps_snapshot(0));
+	printf("snapshot of /proc/self/maps (%zu kept mappings): %.0f us\n",
+	       uc_maps_count(uc_maps_snapshot(0)), (now_us() - t) / 20);
+
+	struct uc_maps_cache *c = uc_maps_cache_new();
+	uc_maps_cache_get(c, getpid());
+	t = now_us();
+	for (int i = 0; i < 200; i++)
+		uc_maps_cache_refresh(c, getpid());
+	printf("refresh, nothing changed: %.1f us\n", (now_us() - t) / 200);
+	uc_maps_cache_free(c);
+
+	struct uc_maps *m = uc_maps_snapshot(0);
+	t = now_us();
+	int n = uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 64);
+	printf("first unwind (%d frames; reports modules, reads CFI): "
+	       "%.0f us\n", n, now_us() - t);
+	t = now_us();
+	for (int i = 0; i < N; i++)
+		uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 64);
+	printf("later unwinds: %.1f us each\n", (now_us() - t) / N);
+
+	t = now_us();
+	for (int i = 0; i < n; i++)
+		uc_symbolize(m, pcs[i], i > 0, fr, 16);
+	printf("first symbolization of the stack (loads DWARF, libc's "
+	       "separate debug info): %.0f us\n", now_us() - t);
+	t = now_us();
+	for (int k = 0; k < N; k++)
+		for (int i = 0; i < n; i++)
+			uc_symbolize(m, pcs[i], i > 0, fr, 16);
+	printf("later symbolizations: %.1f us per stack\n", (now_us() - t) / N);
+	uc_maps_unref(m);
+}
+
 /* ------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
@@ -576,17 +666,26 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv("UCT_VERBOSE"))
 		verbose = true;
+	if (argc > 1 && !strcmp(argv[1], "--bench")) {
+		bench();
+		return 0;
+	}
 	if (argc > 2 && !strcmp(argv[1], "--self")) {
+		/* Small frames down to here: 8 KiB of stack must reach
+		 * main's return address. */
 		self_tests(argv[2], argc);
+		other_tests(argv[2]);
 		return failed ? 1 : 0;
 	}
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--static")) {
 			is_static = true;
 		} else if (!strcmp(argv[i], "--debug-root") && i + 1 < argc) {
-			char path[PATH_MAX + 16];
-			snprintf(path, sizeof(path), ":.debug:%s", argv[++i]);
+			char *path;
+			if (asprintf(&path, ":.debug:%s", argv[++i]) < 0)
+				return 2;
 			uc_symbolize_set_debuginfo_path(path);
+			free(path);
 		} else {
 			break;
 		}
