@@ -18,15 +18,15 @@ ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
 CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports
-LDLIBS    += -lbpf -lelf -lz
+LDLIBS    += -lbpf -ldw -lelf -lz
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
-	      zlib1g-dev liburing-dev make gcc pkg-config
+	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio
 
-CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c)
+CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
@@ -40,7 +40,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
 all: uringcheck $(EXAMPLES) $(TESTPROGS) $(UNITTESTS)
 
-$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
+$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/symbolize $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
 	@mkdir -p $@
 
 # CO-RE: the programs are compiled against this machine's kernel types and
@@ -50,7 +50,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
 $(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c bpf/uringcheck.h \
-		bpf/io_uring_access.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+		bpf/io_uring_access.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
 		-Wall -Wno-unused-function -c $< -o $@
@@ -60,13 +60,17 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	@$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) bpf/uringcheck.h \
+$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) $(wildcard symbolize/*.h) bpf/uringcheck.h \
 		$(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(OUTPUT)/reports/%.o: reports/%.c $(wildcard reports/*.h) bpf/uringcheck.h \
 		| $(OUTPUT)/reports
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/symbolize/%.o: symbolize/%.c $(wildcard symbolize/*.h) | $(OUTPUT)/symbolize
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -123,3 +127,31 @@ $(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c \
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -l:liburing.a -lpthread
 all: $(OUTPUT)/tests/static_reap-lag_wait
+
+# Stack tests: one program, four builds; a submit from a library of ours.
+STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
+	overlap_static stack_lib)
+all: $(STACKPROGS)
+$(OUTPUT)/stacks:
+	@mkdir -p $@
+STACK_SRC := testsuite/stacks/stack_overlap.c testsuite/cases/uc_test.h
+$(OUTPUT)/stacks/overlap_nofp: $(STACK_SRC) | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -fomit-frame-pointer -o $@ $< -luring
+$(OUTPUT)/stacks/overlap_fp: $(STACK_SRC) | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -fno-omit-frame-pointer -o $@ $< -luring
+$(OUTPUT)/stacks/overlap_nopie: $(STACK_SRC) | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -no-pie -fno-pie -o $@ $< -luring
+$(OUTPUT)/stacks/overlap_static: $(STACK_SRC) | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -static -o $@ $< -l:liburing.a -lpthread
+$(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -shared -fPIC -o $@ $< -luring
+$(OUTPUT)/stacks/stack_lib: testsuite/stacks/stack_lib.c testsuite/cases/uc_test.h \
+		$(OUTPUT)/stacks/libucsubmit.so
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -o $@ $< -L$(OUTPUT)/stacks -lucsubmit -luring \
+		-Wl,-rpath,'$$ORIGIN'

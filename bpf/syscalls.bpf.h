@@ -145,6 +145,10 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	struct uc_call *c;
 
 	switch (id) {
+	case UC_NR_IO_URING_ENTER:
+		if (stack_bytes && current_tracked(&tgid))
+			enter_begins();
+		return 0;
 	case UC_NR_MUNMAP:
 	case UC_NR_MREMAP:
 	case UC_NR_MADVISE:
@@ -203,6 +207,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	if (id == UC_NR_IO_URING_REGISTER)
 		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
 				c->args[2], c->args[3]);
+	c->stack_id = capture_stack(tgid);
 	if (bpf_ringbuf_output(&events, c, sizeof(*c), wakeup_flags()))
 		stat_inc(UC_STAT_RINGBUF_LOST);
 	return 0;

@@ -41,6 +41,7 @@ static long td_request(struct bpf_map *map, __u64 *req, struct inflight_val *v,
 	e->user_data = v->user_data;
 	e->submit_ts = v->ts;
 	e->teardown = td->id;
+	e->stack_id = v->stack_id;
 	e->opcode = v->opcode;
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
 	bpf_ringbuf_submit(e, 0);

@@ -37,6 +37,8 @@ const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
 const volatile __u32 list_walk_max = 4096;
 /* A CQE ready longer than this is reported as reap lag (0: off). */
 const volatile __u64 reap_lag_ns = 0;
+/* User stack bytes copied per capture (0: no stacks). */
+const volatile __u32 stack_bytes = 0;
 
 /* Bumped by user space (max_entries) before load. */
 struct {
@@ -83,6 +85,7 @@ struct inflight_val {
 	__u32 flags;			/* INF_* */
 	__u8 opcode;
 	__u8 pad[3];
+	__u64 stack_id;			/* submission stack, 0: none */
 };
 
 struct {
@@ -163,6 +166,8 @@ static __always_inline bool current_tracked(__u32 *tgid)
 	return bpf_map_lookup_elem(&tracked, tgid) != NULL;
 }
 
+#include "stacks.bpf.h"
+
 /* ---- process tree ---------------------------------------------------- */
 
 SEC("tp_btf/sched_process_fork")
@@ -198,6 +203,7 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 	if (!current_tracked(&tgid))
 		return 0;
+	bpf_map_delete_elem(&maps_sent, &tgid);	/* a new image */
 	e = ev_reserve(sizeof(*e));
 	if (!e)
 		return 0;
@@ -266,7 +272,9 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, int fd,
 	e->setup_flags = flags;
 	e->sq_entries = sq;
 	e->cq_entries = cq;
-	ev_submit(e);
+	/* Wake the reader now: it snapshots the process's mappings while
+	 * the process surely still exists (stacks symbolize against them). */
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 }
 
 SEC("tp_btf/io_uring_create")
@@ -623,7 +631,9 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		s->user_data = v.user_data;
 		s->buf_index = BPF_CORE_READ(req, buf_index);
 		if (BPF_CORE_READ(bpf_get_current_task_btf(), flags) & UC_PF_IO_WORKER)
-			s->flags |= UC_SUB_SQPOLL;
+			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
+		else
+			s->stack_id = v.stack_id = submit_stack(tgid);
 
 		/* Link chains: the kernel appends to submit_state.link after
 		 * this tracepoint, so a non-empty head means "joins it". */

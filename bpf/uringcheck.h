@@ -34,10 +34,16 @@ enum uc_event_type {
 	UC_EV_UNREAPED,		/* CQEs not consumed at the start of a teardown */
 	UC_EV_TEARDOWN,		/* ends the DROPPED/UNREAPED records before it */
 	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
+	UC_EV_STACK,		/* user registers + stack copy, by id */
+	UC_EV_MAPPING,		/* a file mapping of a process (for stacks) */
 };
+
+/* Largest user-stack copy (see docs/stacks.md); --stack-size picks less. */
+#define UC_STACK_BYTES		8192
 
 /* System calls watched (UC_EV_CALL.nr): the x86-64 numbers. */
 #define UC_NR_CLOSE		3
+#define UC_NR_IO_URING_ENTER	426
 #define UC_NR_MUNMAP		11
 #define UC_NR_MREMAP		25
 #define UC_NR_MADVISE		28
@@ -129,6 +135,7 @@ struct uc_submit {
 	__u16 flags;		/* UC_SUB_* */
 	__u32 nr_ranges;	/* total ranges incl. continuation records */
 	__u32 pad;
+	__u64 stack_id;		/* UC_EV_STACK of the submitting call, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };
 
@@ -162,6 +169,7 @@ struct uc_call {
 	__u32 nr_ranges;	/* iovecs sent (inline + continuation) */
 	__u8 nr_inline;
 	__u8 pad[7];
+	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };
 
@@ -187,6 +195,7 @@ struct uc_dropped {
 	__u64 user_data;
 	__u64 submit_ts;
 	__u64 teardown;		/* the UC_EV_TEARDOWN it belongs to */
+	__u64 stack_id;		/* its submission's stack, 0: none */
 	__u8 opcode;
 	__u8 pad[7];
 };
@@ -215,6 +224,35 @@ struct uc_reap_lag {
 	__u64 lag_min_ns;	/* posted -> last seen unconsumed (lower bound) */
 	__u32 pending;		/* CQEs ready behind it when first seen late */
 	__u32 pad;
+};
+
+/*
+ * A thread's user registers and the bytes of its stack from sp upward,
+ * for offline DWARF unwinding (symbolize/). Variable length: data[len].
+ * regs: ip, sp, bp, bx, r12, r13, r14, r15 (symbolize/unwind.h order).
+ */
+struct uc_stack {
+	struct uc_hdr hdr;
+	__u64 id;
+	__u64 regs[8];
+	__u32 len;
+	__u32 pad;
+	__u8 data[UC_STACK_BYTES];
+};
+
+/* One file-backed mapping, sent for a process before its first stack so
+ * symbolization does not depend on /proc/PID/maps still existing. The
+ * path comes as its dentry names, leaf first, up to the mount's root. */
+#define UC_PATH_NAMES		12
+#define UC_NAME_LEN		64
+struct uc_vma_record {
+	struct uc_hdr hdr;
+	__u64 start, end;
+	__u64 offset;		/* file offset mapped at start */
+	__u64 inode;
+	__u32 flags;		/* 1 exec, 2 write */
+	__u32 nnames;
+	char names[UC_PATH_NAMES][UC_NAME_LEN];
 };
 
 struct uc_proc {

@@ -41,7 +41,8 @@ struct pending_call {
 	uint32_t nhits, cap;
 };
 
-static void add_hit(struct pending_call *pc, const struct uc_request *r)
+static void add_hit(struct uc_tracker *t, struct pending_call *pc,
+		    const struct uc_request *r)
 {
 	if (pc->nhits == pc->cap) {
 		pc->cap = pc->cap ? pc->cap * 2 : 8;
@@ -50,13 +51,18 @@ static void add_hit(struct pending_call *pc, const struct uc_request *r)
 	}
 	describe_request(&pc->hits[pc->nhits], r, r->ranges[0].addr,
 			 r->ranges[0].addr + r->ranges[0].len);
+	/* The request may finish before the call returns: keep its stack. */
+	stacks_ref(&t->stacks, r->sub.stack_id);
 	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
 }
 
-static void pending_free(struct pending_call *pc)
+static void pending_free(struct uc_tracker *t, struct pending_call *pc)
 {
 	if (!pc)
 		return;
+	for (uint32_t i = 0; i < pc->nhits; i++)
+		stacks_unref(&t->stacks, pc->hits[i].stack_id);
+	stacks_unref(&t->stacks, pc->call.stack_id);
 	free(pc->regs);
 	free(pc->hits);
 	free(pc->hit_ctx);
@@ -66,6 +72,7 @@ static void pending_free(struct pending_call *pc)
 /* ---- munmap-inflight --------------------------------------------------- */
 
 struct unmap_scan {
+	struct uc_tracker *t;
 	struct pending_call *pc;
 	const struct uc_request *last;
 };
@@ -86,6 +93,7 @@ static void unmap_hit(struct itree_node *n, void *arg)
 		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
 	}
 	describe_request(&pc->hits[pc->nhits], r, n->start, n->end);
+	stacks_ref(&s->t->stacks, r->sub.stack_id);
 	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
 }
 
@@ -93,7 +101,7 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
 {
 	const struct uc_call *c = &pc->call;
 	struct uc_aspace *as = u64map_get(&t->aspaces, c->hdr.tgid);
-	struct unmap_scan s = { .pc = pc };
+	struct unmap_scan s = { .t = t, .pc = pc };
 	uint64_t addr = c->args[0], len = c->args[1];
 
 	if (c->nr == UC_NR_MREMAP)
@@ -130,6 +138,7 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 		struct uc_unmap_finding f = {
 			.tgid = c->hdr.tgid, .tid = c->hdr.tid, .nr = c->nr,
 			.call_start = start, .call_end = end, .advice = c->args[2],
+			.call_stack_id = c->stack_id,
 			.req = pc->hits[i],
 		};
 
@@ -144,6 +153,7 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 /* ---- bufreg-lifetime --------------------------------------------------- */
 
 struct index_scan {
+	struct uc_tracker *t;
 	struct pending_call *pc;
 	uint32_t tgid, lo, hi;		/* indexes [lo, hi) */
 };
@@ -157,14 +167,14 @@ static void index_hit(uint64_t seq, void *val, void *arg)
 	if (r->sub.hdr.tgid != s->tgid || !(r->sub.flags & UC_SUB_FIXED_BUF) ||
 	    r->sub.buf_index < s->lo || r->sub.buf_index >= s->hi)
 		return;
-	add_hit(s->pc, r);
+	add_hit(s->t, s->pc, r);
 }
 
 static void register_enter(struct uc_tracker *t, struct pending_call *pc)
 {
 	const struct uc_call *c = &pc->call;
 	uint32_t op = c->args[1] & ~(1u << 31);
-	struct index_scan s = { .pc = pc, .tgid = c->hdr.tgid };
+	struct index_scan s = { .t = t, .pc = pc, .tgid = c->hdr.tgid };
 
 	/* The iovecs being registered: inline, then continuation records. */
 	if (c->nr_ranges) {
@@ -224,6 +234,8 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 				.tgid = c->hdr.tgid, .tid = c->hdr.tid,
 				.ring_fd = ring->fd, .reg_opcode = op,
 				.index = pc->hits[i].buf_index,
+				.call_stack_id = c->stack_id,
+				.reg_stack_id = ring->reg_stack_id,
 			};
 			bool first = true;
 
@@ -257,11 +269,16 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 		ring->bufs = NULL;
 		ring->nbufs = 0;
 		table_set(ring, 0, c->reg_nr, pc->regs, pc->nregs);
+		stacks_unref(&t->stacks, ring->reg_stack_id);
+		ring->reg_stack_id = c->stack_id;
+		stacks_ref(&t->stacks, c->stack_id);
 		break;
 	case REG_UNREGISTER_BUFFERS:
 		free(ring->bufs);
 		ring->bufs = NULL;
 		ring->nbufs = 0;
+		stacks_unref(&t->stacks, ring->reg_stack_id);
+		ring->reg_stack_id = 0;
 		break;
 	case REG_BUFFERS_UPDATE:
 		table_set(ring, c->reg_offset, c->reg_nr, pc->regs, pc->nregs);
@@ -276,12 +293,13 @@ void calls_on_call(struct uc_tracker *t, const struct uc_call *c)
 	struct pending_call *pc = xcalloc(1, sizeof(*pc));
 
 	pc->call = *c;
+	stacks_ref(&t->stacks, c->stack_id);
 	if (c->nr == UC_NR_IO_URING_REGISTER)
 		register_enter(t, pc);
 	else
 		unmap_enter(t, pc);
 	/* One call in progress per thread. */
-	pending_free(u64map_put(&t->calls, c->hdr.tid, pc));
+	pending_free(t, u64map_put(&t->calls, c->hdr.tid, pc));
 }
 
 void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
@@ -292,7 +310,7 @@ void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
 		return;
 	u64map_del(&t->calls, r->hdr.tid);
 	unmap_ret(t, pc, r->ret);
-	pending_free(pc);
+	pending_free(t, pc);
 }
 
 void calls_on_register(struct uc_tracker *t, const struct uc_register *r)
@@ -303,18 +321,17 @@ void calls_on_register(struct uc_tracker *t, const struct uc_register *r)
 		return;
 	u64map_del(&t->calls, r->hdr.tid);
 	register_done(t, pc, r);
-	pending_free(pc);
+	pending_free(t, pc);
 }
 
 static void free_call_cb(uint64_t key, void *val, void *arg)
 {
 	(void)key;
-	(void)arg;
-	pending_free(val);
+	pending_free(arg, val);
 }
 
 void calls_free(struct uc_tracker *t)
 {
-	u64map_each(&t->calls, free_call_cb, NULL);
+	u64map_each(&t->calls, free_call_cb, t);
 	u64map_free(&t->calls);
 }

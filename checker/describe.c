@@ -22,4 +22,5 @@ void describe_request(struct uc_request_desc *d, const struct uc_request *r,
 	d->vectored = r->sub.flags & UC_SUB_VECTORED;
 	d->sqpoll = r->sub.flags & UC_SUB_SQPOLL;
 	d->nr_ranges = r->sub.nr_ranges;
+	d->stack_id = r->sub.stack_id;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "version.h"
+
+#define UC_STACK_BYTES_MAX 8192	/* UC_STACK_BYTES in bpf/uringcheck.h */
 #include "xalloc.h"
 #include "../reports/report.h"
 
@@ -210,6 +212,11 @@ static enum opt_result check(struct uc_options *o)
 	if (mb < 1 || mb > 4096 || (mb & (mb - 1))) {
 		fprintf(stderr, "uringcheck: --event-buffer=%ld: must be a power of "
 			"two between 1 and 4096 (MiB)\n", mb);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->stack_size > UC_STACK_BYTES_MAX) {
+		fprintf(stderr, "uringcheck: --stack-size=%ld: at most %d\n",
+			o->stack_size, UC_STACK_BYTES_MAX);
 		return OPT_EXIT_USAGE;
 	}
 	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on"))

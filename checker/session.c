@@ -102,6 +102,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	s->skel = skel;
 	skel->rodata->reissue_flag = k->reissue_flag;
 	skel->rodata->reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
+	skel->rodata->stack_bytes = (uint32_t)o->stack_size;
 	bpf_map__set_max_entries(skel->maps.events,
 				 (uint32_t)o->event_buffer_mb << 20);
 	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);

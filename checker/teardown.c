@@ -54,25 +54,40 @@ static int ring_fd(struct uc_tracker *t, uint64_t ctx)
 	return ring ? ring->fd : -1;
 }
 
-/* Until stacks say where a request was submitted, a "site" is its
- * opcode on its ring. */
+#define SITE_FRAMES 16
+
+/* A submit site: the opcode, the ring, and the unwound call chain (empty
+ * when no stack was captured). */
+struct site {
+	uint64_t pcs[SITE_FRAMES];
+	int npcs;
+};
+
 static void group(struct uc_tracker *t, const struct td_records *r,
 		  struct uc_dropped_finding *f)
 {
+	struct site *sites = xcalloc(r->ndropped ? r->ndropped : 1, sizeof(*sites));
+
 	f->groups = xcalloc(r->ndropped ? r->ndropped : 1, sizeof(*f->groups));
 	for (size_t i = 0; i < r->ndropped; i++) {
 		const struct uc_dropped *d = &r->dropped[i];
 		int fd = ring_fd(t, d->ctx);
 		struct uc_dropped_group *g = NULL;
+		struct site here = { 0 };
 
+		here.npcs = stacks_pcs(&t->stacks, d->stack_id, here.pcs, SITE_FRAMES);
 		for (uint32_t k = 0; k < f->ngroups; k++)
-			if (f->groups[k].opcode == d->opcode && f->groups[k].ring_fd == fd)
+			if (f->groups[k].opcode == d->opcode && f->groups[k].ring_fd == fd &&
+			    sites[k].npcs == here.npcs &&
+			    !memcmp(sites[k].pcs, here.pcs, here.npcs * sizeof(uint64_t)))
 				g = &f->groups[k];
 		if (!g) {
+			sites[f->ngroups] = here;
 			g = &f->groups[f->ngroups++];
 			g->opcode = d->opcode;
 			g->ring_fd = fd;
 			g->oldest_ts = d->submit_ts;
+			g->stack_id = d->stack_id;
 		}
 		if (g->count < 4)
 			g->user_data[g->count] = d->user_data;
@@ -81,6 +96,7 @@ static void group(struct uc_tracker *t, const struct td_records *r,
 		g->count++;
 		f->total++;
 	}
+	free(sites);
 }
 
 void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)

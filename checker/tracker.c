@@ -23,6 +23,9 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->calls);
 	u64map_init(&t->teardowns);
 	t->report = report;
+	stacks_init(&t->stacks);
+	report->print_stack = stacks_print;
+	report->stack_ctx = &t->stacks;
 }
 
 static struct uc_aspace *aspace_new(struct uc_tracker *t, uint32_t tgid,
@@ -74,6 +77,7 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 		itree_remove(&as->ranges, &r->nodes[i]);
 	if (r->nr_nodes)
 		as->inflight--;
+	stacks_unref(&t->stacks, r->sub.stack_id);
 	free(r->nodes);
 	if (r->ranges != r->sub.ranges)
 		free(r->ranges);
@@ -97,6 +101,7 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 
 	t->requests_seen++;
 	r->sub = *s;
+	stacks_ref(&t->stacks, s->stack_id);
 	r->as = aspace_get(t, s->hdr.tgid);
 	r->ring = tracker_ring(t, s->ctx, s->hdr.tgid);
 
@@ -214,6 +219,7 @@ static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
 {
 	struct uc_ring *r = tracker_ring(t, c->ctx, c->hdr.tgid);
 
+	stacks_process_seen(&t->stacks, c->hdr.tgid);
 	r->tgid = c->hdr.tgid;
 	if (c->fd >= 0) {
 		/* A new ring, possibly at a freed ring's address. */
@@ -222,6 +228,8 @@ static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
 		r->bufs = NULL;
 		r->nbufs = 0;
 		r->drain_epoch = 0;
+		stacks_unref(&t->stacks, r->reg_stack_id);
+		r->reg_stack_id = 0;
 	}
 	r->setup_flags = c->setup_flags;
 }
@@ -234,6 +242,7 @@ static void on_exec(struct uc_tracker *t, const struct uc_proc *p)
 	aspace_new(t, p->hdr.tgid, gen);
 	if (old)
 		aspace_maybe_free(t, old);
+	stacks_process_changed(&t->stacks, p->hdr.tgid, 0);
 }
 
 static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
@@ -318,8 +327,20 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 			goto bad;
 		on_reap_lag(t, data);
 		break;
-	case UC_EV_FORK:
+	case UC_EV_STACK:
+		stacks_on_event(&t->stacks, data, size);
+		break;
+	case UC_EV_MAPPING:
+		if (size < sizeof(struct uc_vma_record))
+			goto bad;
+		stacks_on_mapping(&t->stacks, data);
+		break;
 	case UC_EV_EXIT:
+		stacks_process_changed(&t->stacks, h->tgid, 1);
+		break;
+	case UC_EV_FORK:
+		stacks_process_forked(&t->stacks, ((const struct uc_proc *)data)->parent_tgid,
+				      h->tgid);
 		break;
 	default:
 		goto bad;
@@ -383,4 +404,5 @@ void tracker_free(struct uc_tracker *t)
 	u64map_free(&t->rings);
 	u64map_free(&t->pending_ranges);
 	u64map_free(&t->aspaces);
+	stacks_free(&t->stacks);
 }

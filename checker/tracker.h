@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "interval_tree.h"
+#include "stacks.h"
 #include "u64map.h"
 #include <linux/types.h>
 #include "uringcheck.h"
@@ -44,6 +45,7 @@ struct uc_ring {
 	uint64_t drain_epoch;		/* drain barriers seen so far */
 	struct uc_regbuf *bufs;		/* registered buffer table */
 	uint32_t nbufs;
+	uint64_t reg_stack_id;		/* the registration call's stack */
 };
 
 struct uc_request {
@@ -65,6 +67,7 @@ struct uc_tracker {
 	struct u64map calls;		/* tid -> system call in progress */
 	struct u64map teardowns;	/* teardown id -> records so far */
 	struct uc_report *report;
+	struct uc_stacks stacks;
 	uint64_t reap_lag_ns;		/* threshold, for the report */
 
 	/* anomalies, printed at exit when non-zero */

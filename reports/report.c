@@ -97,9 +97,19 @@ static const char *verb(const struct uc_request_desc *d)
 	return d->direction == UC_DIR_SINK ? "stores into" : "loads from";
 }
 
-static void print_request(FILE *o, const char *role,
+static void print_stack(struct uc_report *rep, const char *title, uint64_t id,
+			const char *no_stack)
+{
+	if (!rep->print_stack)
+		return;
+	fprintf(rep->out, "    %s\n", title);
+	rep->print_stack(rep->stack_ctx, rep->out, id, no_stack);
+}
+
+static void print_request(struct uc_report *rep, const char *role,
 			  const struct uc_request_desc *d)
 {
+	FILE *o = rep->out;
 	char buf[16];
 
 	fprintf(o, "  %s %s (user_data 0x%llx) on ring fd %d", role,
@@ -117,7 +127,9 @@ static void print_request(FILE *o, const char *role,
 	if (d->vectored)
 		fprintf(o, ", one of %u iovecs", d->nr_ranges);
 	fputc('\n', o);
-	/* Submit stacks slot in here (symbolize/). */
+	print_stack(rep, "submitted at:", d->sqpoll ? 0 : d->stack_id,
+		    d->sqpoll ? "submitted by the SQPOLL kernel thread"
+			      : "none captured (--stack-size=0, or lost)");
 }
 
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
@@ -133,8 +145,8 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 		"the same %llu byte%s\n", f->tgid, level(rep, UC_KIND_OVERLAP),
 		uc_opcode_name(b->opcode, bb),
 		uc_opcode_name(a->opcode, ba), n, n == 1 ? "" : "s");
-	print_request(o, "request", b);
-	print_request(o, "overlaps in-flight", a);
+	print_request(rep, "request", b);
+	print_request(rep, "overlaps in-flight", a);
 	fprintf(o, "    (in flight for %.3f ms when the request above was "
 		"submitted)\n", (double)(b->submit_ts - a->submit_ts) / 1e6);
 	fprintf(o, "  shared bytes: [0x%llx, 0x%llx)\n",
@@ -218,13 +230,16 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 		f->nr_live, f->nr_live == 1 ? "" : "s", f->nr_live == 1 ? "s" : "");
 	fprintf(o, "  %s on ring fd %d, thread %u\n", reg_opcode_name(f->reg_opcode),
 		f->ring_fd, f->tid);
+	print_stack(rep, "called at:", f->call_stack_id, "none captured");
 	if (f->reg_end)
 		fprintf(o, "  registered buffer %u: [0x%llx, 0x%llx) (%llu bytes)\n",
 			f->index, (unsigned long long)f->reg_start,
 			(unsigned long long)f->reg_end,
 			(unsigned long long)(f->reg_end - f->reg_start));
+	if (f->reg_stack_id)
+		print_stack(rep, "registered at:", f->reg_stack_id, "");
 	for (uint32_t i = 0; i < f->nr_live && i < UC_MAX_LIVE_SHOWN; i++)
-		print_request(o, "in flight:", &f->live[i]);
+		print_request(rep, "in flight:", &f->live[i]);
 	if (f->nr_live > UC_MAX_LIVE_SHOWN)
 		fprintf(o, "  ... and %u more\n", f->nr_live - UC_MAX_LIVE_SHOWN);
 	fprintf(o, "  The kernel keeps the old pages pinned, so the call succeeds, "
@@ -263,7 +278,8 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 		(unsigned long long)f->call_start, (unsigned long long)f->call_end,
 		uc_opcode_name(d->opcode, b), (unsigned long long)(f->end - f->start));
 	fprintf(o, "  %s by thread %u\n", unmap_call(f->nr, f->advice), f->tid);
-	print_request(o, "in flight:", d);
+	print_stack(rep, "called at:", f->call_stack_id, "none captured");
+	print_request(rep, "in flight:", d);
 	fprintf(o, "  bytes released under it: [0x%llx, 0x%llx)\n",
 		(unsigned long long)f->start, (unsigned long long)f->end);
 	if (d->direction == UC_DIR_SINK && partial)
@@ -323,6 +339,9 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 		for (uint64_t k = 0; k < g->count && k < 4; k++)
 			fprintf(o, " 0x%llx", (unsigned long long)g->user_data[k]);
 		fprintf(o, "%s\n", g->count > 4 ? " ..." : "");
+		print_stack(rep, "submitted at:", g->stack_id,
+			    "none captured (requests that hold no memory, and "
+			    "SQPOLL submissions, have none)");
 	}
 	fprintf(o, "  Submitted and never completed: the buffers they hold and the "
 		"completions the program waits for are lost (the kernel now "

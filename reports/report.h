@@ -49,6 +49,7 @@ struct uc_request_desc {
 	bool vectored;
 	bool sqpoll;			/* submitted by the SQPOLL thread */
 	uint32_t nr_ranges;
+	uint64_t stack_id;		/* submission stack, 0: none */
 };
 
 struct uc_overlap_finding {
@@ -66,6 +67,8 @@ struct uc_bufreg_finding {
 	uint32_t reg_opcode;		/* IORING_(UN)REGISTER_* */
 	uint32_t index;
 	uint64_t reg_start, reg_end;	/* the registered buffer, 0/0 unknown */
+	uint64_t call_stack_id;		/* the unregister/update call */
+	uint64_t reg_stack_id;		/* where the buffer was registered */
 	uint32_t nr_live;
 	struct uc_request_desc live[UC_MAX_LIVE_SHOWN];
 };
@@ -77,6 +80,7 @@ struct uc_unmap_finding {
 	uint64_t call_start, call_end;	/* what the call removed */
 	uint64_t start, end;		/* shared with the request */
 	uint64_t advice;		/* madvise */
+	uint64_t call_stack_id;
 	struct uc_request_desc req;	/* range: the whole request range */
 };
 
@@ -87,6 +91,7 @@ struct uc_dropped_group {
 	uint64_t count;
 	uint64_t user_data[4];		/* the first few */
 	uint64_t oldest_ts;
+	uint64_t stack_id;		/* one of the group's submissions */
 };
 
 struct uc_dropped_finding {
@@ -115,8 +120,14 @@ struct uc_reap_lag_finding {
 	uint32_t pending;
 };
 
+/* Prints stack @id's frames, or @no_stack as a sentence if there is none. */
+typedef void (*uc_stack_printer)(void *ctx, FILE *out, uint64_t id,
+				 const char *no_stack);
+
 struct uc_report {
 	FILE *out;
+	uc_stack_printer print_stack;	/* NULL: stacks not shown */
+	void *stack_ctx;
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	uint64_t count[UC_KIND__COUNT];

@@ -54,6 +54,7 @@ fi
 
 # --- unit --------------------------------------------------------------------
 for u in .output/unit/*; do
+	[ -f "$u" ] && [ -x "$u" ] || continue
 	n="unit: $(basename "$u")"
 	want "$n" || continue
 	if "$u" >"$TMP/unit.out" 2>&1; then pass "$n"; else fail "$n" "failed" "$TMP/unit.out"; fi
@@ -221,6 +222,62 @@ if want "runner: parallel"; then
 		pass "runner: parallel: 8 instances, no cross-talk"
 	else
 		fail "runner: parallel" "cross-talk or missing reports:$bad"
+	fi
+fi
+
+# --- stacks -------------------------------------------------------------------------
+# The line of a "SITE:name" marker in a source file.
+site() { grep -n "SITE:$2 " "$1" | head -1 | cut -d: -f1; }
+S=testsuite/stacks
+L_SUB=$(site $S/stack_overlap.c submit_reads)
+L_MAIN=$(site $S/stack_overlap.c main)
+stack_check() {
+	local n=$1 prog=$2 log="$TMP/st.$1.log" miss=""
+	shift 2
+	want "stacks: $n" || return 0
+	$UC --log-file="$log" "$prog" "${@:1:1}" >/dev/null 2>&1
+	shift
+	for frame in "$@"; do
+		grep -q "#[0-9]* 0x[0-9a-f]* in $frame\$" "$log" || miss="$miss [$frame]"
+	done
+	if [ -z "$miss" ]; then pass "stacks: $n"
+	else fail "stacks: $n" "frames missing:$miss" "$log"; fi
+}
+for v in nofp fp nopie static; do
+	stack_check "overlap built $v" ".output/stacks/overlap_$v" "" \
+		"submit_reads $S/stack_overlap.c:$L_SUB" "main $S/stack_overlap.c:$L_MAIN"
+done
+stack_check "target exits right after the hazard" .output/stacks/overlap_nofp exit-now \
+	"submit_reads $S/stack_overlap.c:$L_SUB" "main $S/stack_overlap.c:$L_MAIN"
+stack_check "submit inside a shared library of the test" .output/stacks/stack_lib "" \
+	"lib_submit $S/libucsubmit.c:$(site $S/libucsubmit.c lib_submit)" \
+	"main $S/stack_lib.c:$(site $S/stack_lib.c main)"
+stack_check "inlined frames are expanded" "$BIN/inj_read_read" "" \
+	"submit_exact testsuite/cases/uc_test.h:[0-9]* (inlined)" \
+	"main testsuite/cases/inj_read_read.c:[0-9]*"
+stack_check "call site of munmap" "$BIN/inj_munmap-inflight_whole" "" \
+	"main testsuite/cases/inj_munmap-inflight_whole.c:[0-9]*"
+if want "stacks: SQPOLL"; then
+	$UC --log-file="$TMP/st.sq.log" "$BIN/inj_sqpoll" >/dev/null 2>&1
+	if grep -q "<no user stack: submitted by the SQPOLL kernel thread>" "$TMP/st.sq.log"; then
+		pass "stacks: SQPOLL submissions say there is no user stack"
+	else
+		fail "stacks: SQPOLL" "no plain sentence" "$TMP/st.sq.log"
+	fi
+fi
+if want "stacks: --stack-size=0"; then
+	$UC --stack-size=0 --log-file="$TMP/st.0.log" "$BIN/inj_read_read" >/dev/null 2>&1
+	if grep -q "<no user stack: none captured" "$TMP/st.0.log" && ! grep -q '#0 0x' "$TMP/st.0.log"; then
+		pass "stacks: --stack-size=0 turns capture off and says so"
+	else
+		fail "stacks: --stack-size=0" "stacks printed or no sentence" "$TMP/st.0.log"
+	fi
+fi
+if want "unit: symbolize"; then
+	if testsuite/unit/symbolize/build.sh .output/unit/symbolize >"$TMP/sym.out" 2>&1; then
+		pass "unit: symbolize ($(tail -1 "$TMP/sym.out"))"
+	else
+		fail "unit: symbolize" "failed" "$TMP/sym.out"
 	fi
 fi
 

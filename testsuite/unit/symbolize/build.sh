@@ -14,6 +14,10 @@
 # after exit, see test_symbolize.c); test_symbolize --self checks the
 # harness's own stack, the maps cache and the printer.
 #
+# Needs gcc, g++, libdw-dev, libelf-dev, zlib1g-dev, liburing-dev,
+# libc6-dev (libc.a for -static) and binutils; strace for the no-network
+# check (skipped without it).
+#
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,57 +34,80 @@ passed=0
 failed=0
 fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$1"; }
 
+# Each build runs in the background; its log and, on failure, a .failed
+# marker stay in OUT. Everything is compiled in parallel (< 10 s total).
 build() {	# name, command...
 	local name=$1; shift
-	rm -f "$OUT/$name" "$OUT/$name.so"	# no stale binary runs
-	if ! "$@" 2>"$OUT/$name.build.log"; then
-		fail "build $name"
-		sed 's/^/      | /' "$OUT/$name.build.log" | head -20
+	rm -f "$OUT/$name" "$OUT/$name.so" "$OUT/$name.failed"  # no stale runs
+	"$@" >"$OUT/$name.build.log" 2>&1 || touch "$OUT/$name.failed"
+}
+built() {	# name: reports a failed build once
+	if [ -e "$OUT/$1.failed" ]; then
+		fail "build $1"
+		sed 's/^/      | /' "$OUT/$1.build.log" | head -20
 		return 1
 	fi
 }
 
 # Libraries, as a distribution builds them: -O2, no frame pointer.
 build libuct_cb $CC -O2 -g $NOFP $WARN -fPIC -shared \
-	-o "$OUT/libuct_cb.so" "$HERE/libuct_cb.c"
+	-o "$OUT/libuct_cb.so" "$HERE/libuct_cb.c" &
 build libuct_cxx $CXX -O2 -g $NOFP -Wall -fPIC -shared \
-	-o "$OUT/libuct_cxx.so" "$HERE/libuct_cxx.cc"
-build libuct_stripped $CC -O2 $NOFP $WARN -fPIC -shared \
-	-o "$OUT/libuct_stripped.so" "$HERE/libuct_stripped.c" &&
-	strip --strip-all "$OUT/libuct_stripped.so"
-
+	-o "$OUT/libuct_cxx.so" "$HERE/libuct_cxx.cc" &
+build libuct_stripped sh -c "$CC -O2 $NOFP $WARN -fPIC -shared \
+	-o '$OUT/libuct_stripped.so' '$HERE/libuct_stripped.c' &&
+	strip --strip-all '$OUT/libuct_stripped.so'" &
 build test_symbolize $CC -O2 -g $NOFP $WARN -std=gnu11 -I"$ROOT" \
 	-o "$OUT/test_symbolize" "$HERE/test_symbolize.c" \
-	"$ROOT"/symbolize/*.c -ldw -lelf -lz
+	"$ROOT"/symbolize/*.c -ldw -lelf -lz &
+wait	# the targets link libuct_cb.so
 
-DYN="-L$OUT -luct_cb -Wl,-rpath,\$ORIGIN -ldl"
-target() {	# name, compile flags, link flags
+DYN="-L$OUT -luct_cb -Wl,-rpath,\$ORIGIN -ldl -luring"
+target() {	# name, compile flags, link flags, then a post-step
 	build "$1" $CC -O2 -g $WARN -std=gnu11 $2 -o "$OUT/$1" \
 		"$HERE/target.c" ${3:-}
 }
-target target-nofp-pie "$NOFP -fPIE -pie" "$DYN"
-target target-fp-pie "$FP -fPIE -pie" "$DYN"
-target target-nofp-nopie "$NOFP -fno-PIE -no-pie" "$DYN"
-target target-nofp-static "$NOFP -DUCT_STATIC -fno-PIE -static"
-target target-fp-static "$FP -DUCT_STATIC -fno-PIE -static"
-target target-nofp-static-pie "$NOFP -DUCT_STATIC -fPIE -static-pie"
+target target-nofp-pie "$NOFP -fPIE -pie" "$DYN" &
+target target-fp-pie "$FP -fPIE -pie" "$DYN" &
+target target-nofp-nopie "$NOFP -fno-PIE -no-pie" "$DYN" &
+target target-nofp-static "$NOFP -DUCT_STATIC -fno-PIE -static" -luring &
+target target-fp-static "$FP -DUCT_STATIC -fno-PIE -static" -luring &
+target target-nofp-static-pie "$NOFP -DUCT_STATIC -fPIE -static-pie" \
+	-luring &
 
 # Debian's way: stripped binary, debug info elsewhere.
-if target target-debuglink "$NOFP -fPIE -pie" "$DYN"; then
-	objcopy --only-keep-debug "$OUT/target-debuglink" \
+split_debuglink() {
+	target target-debuglink "$NOFP -fPIE -pie" "$DYN" &&
+	[ ! -e "$OUT/target-debuglink.failed" ] &&
+	{ objcopy --only-keep-debug "$OUT/target-debuglink" \
 		"$OUT/target-debuglink.debug" &&
-	strip --strip-all "$OUT/target-debuglink" &&
-	objcopy --add-gnu-debuglink="$OUT/target-debuglink.debug" \
-		"$OUT/target-debuglink" || fail "split target-debuglink"
-fi
-rm -rf "$OUT/debugroot"
-if target target-buildid "$NOFP -fPIE -pie" "$DYN"; then
-	id=$(readelf -n "$OUT/target-buildid" | awk '/Build ID/ { print $3 }')
-	mkdir -p "$OUT/debugroot/.build-id/${id:0:2}" &&
-	objcopy --only-keep-debug "$OUT/target-buildid" \
-		"$OUT/debugroot/.build-id/${id:0:2}/${id:2}.debug" &&
-	strip --strip-all "$OUT/target-buildid" || fail "split target-buildid"
-fi
+	  strip --strip-all "$OUT/target-debuglink" &&
+	  objcopy --add-gnu-debuglink="$OUT/target-debuglink.debug" \
+		"$OUT/target-debuglink" || touch "$OUT/target-debuglink.failed"; }
+}
+split_buildid() {
+	rm -rf "$OUT/debugroot"
+	target target-buildid "$NOFP -fPIE -pie" "$DYN" &&
+	[ ! -e "$OUT/target-buildid.failed" ] && {
+		local id
+		id=$(readelf -n "$OUT/target-buildid" |
+		     awk '/Build ID/ { print $3 }')
+		mkdir -p "$OUT/debugroot/.build-id/${id:0:2}" &&
+		objcopy --only-keep-debug "$OUT/target-buildid" \
+			"$OUT/debugroot/.build-id/${id:0:2}/${id:2}.debug" &&
+		strip --strip-all "$OUT/target-buildid" ||
+			touch "$OUT/target-buildid.failed"
+	}
+}
+split_debuglink &
+split_buildid &
+wait
+for b in libuct_cb libuct_cxx libuct_stripped test_symbolize \
+	 target-nofp-pie target-fp-pie target-nofp-nopie target-nofp-static \
+	 target-fp-static target-nofp-static-pie target-debuglink \
+	 target-buildid; do
+	built "$b"
+done
 
 run() {	# args...
 	local log=$OUT/run.log
@@ -124,6 +151,8 @@ if [ -x "$OUT/test_symbolize" ]; then
 			passed=$((passed + 1))
 			echo "PASS  no debuginfod query with DEBUGINFOD_URLS set"
 		fi
+	else
+		echo "SKIP  no debuginfod query: strace not installed"
 	fi
 fi
 

@@ -17,7 +17,14 @@
 #define UCT_MAX_EXPECT	10
 
 struct uct_expect {
-	char func[64];		/* "" : the frame must have no function */
+	char func[64];		/* "" : the frame must have no function;
+				 * "*" : any, then skip the frames inlined
+				 * at its pc; "**" : one or more frames of
+				 * module, one of them named @has if set.
+				 * For these two, module is a prefix
+				 * ("liburing.so.2" matches liburing.so.2.3,
+				 * the file /proc/PID/maps names) */
+	char has[48];
 	char file[48];		/* basename; "" : must have no line info */
 	int line;
 	char module[48];	/* basename; "" : not checked */
@@ -29,6 +36,11 @@ struct uct_record {
 	char name[48];		/* scenario; "end" closes the stream */
 	int32_t pid;
 	int32_t nsent;		/* in "end": scenarios sent before it */
+	int32_t wait_syscall;	/* in "NAME-wait": the syscall the target
+				 * is about to block in, for the harness
+				 * to capture it there with ptrace; the
+				 * next record, NAME, gets that capture.
+				 * -1: scenario skipped, no NAME follows */
 	char exe[48];		/* basename of the target */
 	struct uc_user_regs regs;
 	uint32_t stack_len;

@@ -6,7 +6,10 @@
  * first sees a process), then captures its registers and stack in each
  * scenario and sends them with the frames it expects, waits for the last
  * go-ahead, dlcloses its plugins and exits. The harness symbolizes while
- * it waits ("live") or after it has exited ("dead").
+ * it waits ("live") or after it has exited ("dead"). In the "-wait"
+ * scenarios the target instead blocks in a syscall (read(2), liburing's
+ * io_uring_enter(2)) and the harness takes its registers and stack there
+ * with ptrace, which is what BPF sees at a syscall.
  *
  * Built -O2 with and without frame pointers, PIE and -static (then
  * without the library scenarios: -DUCT_STATIC).
@@ -23,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <liburing.h>
+#include <sys/syscall.h>
 
 #include "capture.h"
 #include "uct_lib.h"
@@ -88,7 +94,7 @@ static void expect(const char *func, const char *file, int line,
 	e->inlined = inlined;
 }
 
-static void send(void)
+static void send_rec(void)
 {
 	write_all(&rec, sizeof(rec));
 	nsent++;
@@ -172,8 +178,42 @@ NOINLINE static int run_inline(int x)
 }
 
 /* ------------------------------------------------------------------ */
+/* syscall: the harness stops us inside read(2) and takes the user     */
+/* registers and stack with ptrace, as BPF takes them at a syscall.    */
+
+NOINLINE static int blocked_read(int x)
+{
+	char b;
+	int r;
+	line_run = __LINE__; r = (int)read(IN_FD, &b, 1);
+	return r + x;
+}
+
+/* liburing: blocked in io_uring_enter(2) inside liburing (Debian's: no
+ * debug info installed, only .dynsym and .eh_frame), waiting for a read
+ * of the go-ahead pipe. */
+static struct io_uring ring;
+static int have_ring;
+
+NOINLINE static int uring_wait(int x)
+{
+	static char b;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+	int r;
+	io_uring_prep_read(sqe, IN_FD, &b, 1, (uint64_t)-1);
+	/* The harness's ptrace stop ends the wait with -EINTR (BPF's
+	 * capture would not): wait again, the read is submitted. */
+	line_run = __LINE__; do r = io_uring_submit_and_wait(&ring, 1); while (r == -EINTR);
+	if (io_uring_peek_cqe(&ring, &cqe) == 0)
+		io_uring_cqe_seen(&ring, cqe);
+	return r + x;
+}
+
+/* ------------------------------------------------------------------ */
 /* Library scenarios: a callback captures below a library frame.      */
 
+#ifndef UCT_STATIC
 NOINLINE static int callback(int x)
 {
 	line_cap = __LINE__; UCT_CAPTURE(&rec);
@@ -181,7 +221,6 @@ NOINLINE static int callback(int x)
 	return x + 11;
 }
 
-#ifndef UCT_STATIC
 static int (*cxx_entry)(uct_fn, int);
 static int (*stripped_entry)(uct_fn, int);
 static int *cxx_line;
@@ -233,8 +272,12 @@ static void load_plugins(const char *dir)
 #define SRC "target.c"
 #ifdef UCT_STATIC
 #define LIBC_MODULE exe_name		/* libc is linked in */
+#define URING_MODULE exe_name
+#define URING_FRAMES "*"		/* one frame, then the caller's */
 #else
 #define LIBC_MODULE "libc.so.6"
+#define URING_MODULE "liburing.so.2"
+#define URING_FRAMES "**"		/* all frames in the library */
 #endif
 
 int main(int argc, char **argv)
@@ -244,8 +287,9 @@ int main(int argc, char **argv)
 #ifndef UCT_STATIC
 	load_plugins(argc > 1 ? argv[1] : ".");
 #endif
+	have_ring = io_uring_queue_init(4, &ring, 0) == 0;
 	begin("ready");
-	send();
+	send_rec();
 	nsent = 0;
 	wait_go();
 
@@ -258,7 +302,7 @@ int main(int argc, char **argv)
 	expect("main", SRC, line_main, exe_name, 0);
 	snprintf(rec.beyond_module, sizeof(rec.beyond_module), "%s",
 		 LIBC_MODULE);
-	send();
+	send_rec();
 
 	begin("inline");
 	line_main = __LINE__; sink = run_inline(argc);
@@ -267,7 +311,7 @@ int main(int argc, char **argv)
 	expect("outer", SRC, line_outer, exe_name, 0);
 	expect("run_inline", SRC, line_run, exe_name, 0);
 	expect("main", SRC, line_main, exe_name, 0);
-	send();
+	send_rec();
 
 #ifndef UCT_STATIC
 	begin("shlib");
@@ -276,7 +320,7 @@ int main(int argc, char **argv)
 	expect("uct_cb_call", "libuct_cb.c", uct_cb_line, "libuct_cb.so", 0);
 	expect("run_shlib", SRC, line_run, exe_name, 0);
 	expect("main", SRC, line_main, exe_name, 0);
-	send();
+	send_rec();
 
 	begin("cxx-dlclosed");
 	line_main = __LINE__; sink = run_cxx(argc);
@@ -288,7 +332,7 @@ int main(int argc, char **argv)
 	expect("main", SRC, line_main, exe_name, 0);
 	/* uct_cxx_entry's line is not asserted: only that it is there. */
 	rec.exp[2].line = -1;
-	send();
+	send_rec();
 
 	begin("stripped-lib");
 	line_main = __LINE__; sink = run_stripped(argc);
@@ -297,8 +341,35 @@ int main(int argc, char **argv)
 	expect("uct_stripped_entry", NULL, 0, "libuct_stripped.so", 0);
 	expect("run_stripped", SRC, line_run, exe_name, 0);
 	expect("main", SRC, line_main, exe_name, 0);
-	send();
+	send_rec();
 #endif
+
+	/* "syscall-wait": we are about to block in read(2); the harness
+	 * captures us there, then writes the byte we read. */
+	begin("syscall-wait");
+	rec.wait_syscall = SYS_read;
+	write_all(&rec, sizeof(rec));
+	line_main = __LINE__; sink = blocked_read(argc);
+	begin("syscall");
+	/* Frame 0 is libc's read, whatever its name and inlining. */
+	expect("*", NULL, -1, LIBC_MODULE, 0);
+	expect("blocked_read", SRC, line_run, exe_name, 0);
+	expect("main", SRC, line_main, exe_name, 0);
+	send_rec();
+
+	begin("liburing-wait");
+	rec.wait_syscall = have_ring ? SYS_io_uring_enter : -1;
+	write_all(&rec, sizeof(rec));
+	if (have_ring) {
+		line_main = __LINE__; sink = uring_wait(argc);
+		begin("liburing");
+		/* liburing's own frames; io_uring_submit_and_wait itself
+		 * is gone: it tail-calls __io_uring_submit. */
+		expect(URING_FRAMES, NULL, -1, URING_MODULE, 0);
+		expect("uring_wait", SRC, line_run, exe_name, 0);
+		expect("main", SRC, line_main, exe_name, 0);
+		send_rec();
+	}
 
 	begin("end");
 	rec.nsent = nsent;

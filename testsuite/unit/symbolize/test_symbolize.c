@@ -6,7 +6,9 @@
  *	runs TARGET (target.c, in some build variant) twice: "live" mode
  *	symbolizes its captures while it still runs, "dead" mode after it
  *	has exited, dlclose'd its plugins and their files were deleted. The
- *	maps snapshot is taken once, when the target is first seen.
+ *	maps snapshot is taken once, when the target is first seen. For
+ *	the target's "NAME-wait" records the harness captures the target
+ *	itself, with ptrace, while it is blocked in a syscall.
  *   test_symbolize --self PLUGIN_DIR
  *	captures and symbolizes this process's own stack, and exercises
  *	the maps cache (refresh across dlopen/dlclose), the vDSO and the
@@ -30,7 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,21 +160,55 @@ static void check_record(struct uc_maps *m, const struct uct_record *r,
 	char why[256] = "";
 	bool ok = true;
 
-	if (k < (int)r->nexp) {
-		snprintf(why, sizeof(why), "%d frames, want at least %u", k,
-			 r->nexp);
-		ok = false;
-	}
-	for (uint32_t i = 0; ok && i < r->nexp; i++)
-		if (!frame_ok(&fl[i], &r->exp[i], why, sizeof(why))) {
+	int fi = 0;	/* flat frame the next expectation looks at */
+	for (uint32_t i = 0; ok && i < r->nexp; i++) {
+		const struct uct_expect *e = &r->exp[i];
+		if (fi >= k) {
+			snprintf(why, sizeof(why), "%d frames, want frame %u: %s",
+				 k, i, e->func);
+			ok = false;
+			break;
+		}
+		if (!strcmp(e->func, "*") || !strcmp(e->func, "**")) {
+			/* "*": any function, in e->module, with the frames
+			 * inlined at its pc. "**": all the frames in
+			 * e->module from here, one named e->has. */
+			size_t ml = strlen(e->module);
+			if (!fl[fi].module ||
+			    strncmp(fl[fi].module, e->module, ml)) {
+				snprintf(why, sizeof(why), "frame %u in %s, "
+					 "want %s", i, fl[fi].module ?
+					 fl[fi].module : "(none)", e->module);
+				ok = false;
+				continue;
+			}
+			bool all = e->func[1] == '*', has = !e->has[0];
+			uint64_t pc = fl[fi].pc;
+			while (fi < k && (all ? fl[fi].module &&
+					  !strncmp(fl[fi].module, e->module, ml)
+					      : fl[fi].pc == pc)) {
+				has |= fl[fi].function &&
+				       !strcmp(fl[fi].function, e->has);
+				fi++;
+			}
+			if (!has) {
+				snprintf(why, sizeof(why), "frame %u: no %s in "
+					 "%s", i, e->has, e->module);
+				ok = false;
+			}
+			continue;
+		}
+		if (!frame_ok(&fl[fi], e, why, sizeof(why))) {
 			char tmp[300];
 			snprintf(tmp, sizeof(tmp), "frame %u: %s", i, why);
 			snprintf(why, sizeof(why), "%.250s", tmp);
 			ok = false;
 		}
+		fi++;
+	}
 	if (ok && r->beyond_module[0]) {
 		bool found = false;
-		for (int i = (int)r->nexp; i < k && !found; i++)
+		for (int i = fi; i < k && !found; i++)
 			found = fl[i].module &&
 				!strcmp(fl[i].module, r->beyond_module);
 		if (!found) {
@@ -300,6 +339,58 @@ static bool copy_file(const char *from, const char *to)
 	return ok;
 }
 
+/*
+ * What the BPF side sees at a syscall: the user registers of a thread
+ * stopped in the kernel (here through ptrace, there from pt_regs) and the
+ * stack bytes from its sp up. 1 on success, 0 if ptrace is not allowed
+ * here (the scenario is skipped), -1 on failure.
+ */
+static int ptrace_capture(pid_t pid, int nr, struct uct_record *r)
+{
+	char path[64], buf[64] = "", want[16];
+	/* Wait until it sleeps in syscall @nr. */
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	snprintf(want, sizeof(want), "%d ", nr);
+	for (int i = 0; i < 2000; i++) {
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			if (!strncmp(buf, want, strlen(want)))
+				break;
+		}
+		usleep(500);
+	}
+	if (ptrace(PTRACE_SEIZE, pid, 0, 0) != 0)
+		return errno == EPERM ? 0 : -1;
+	int status, ret = -1;
+	struct user_regs_struct u;
+	if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) == 0 &&
+	    waitpid(pid, &status, __WALL) == pid &&
+	    ptrace(PTRACE_GETREGS, pid, 0, &u) == 0) {
+		r->regs = (struct uc_user_regs){ .ip = u.rip, .sp = u.rsp,
+			.bp = u.rbp, .bx = u.rbx, .r12 = u.r12, .r13 = u.r13,
+			.r14 = u.r14, .r15 = u.r15 };
+		/* A short copy at the top of the stack is fine. */
+		size_t len = sizeof(r->stack);
+		ssize_t got = -1;
+		while (len >= 4096 && got < 0) {
+			struct iovec li = { r->stack, len };
+			struct iovec ri = { (void *)(uintptr_t)u.rsp, len };
+			got = process_vm_readv(pid, &li, 1, &ri, 1, 0);
+			len -= 4096;
+		}
+		if (got > 0) {
+			r->stack_len = (uint32_t)got;
+			ret = 1;
+		}
+	}
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	return ret;
+}
+
 static const char *plugins[] = { "libuct_cxx.so", "libuct_stripped.so" };
 
 static void run_target(const char *target, const char *plugin_dir, bool dead,
@@ -337,7 +428,9 @@ static void run_target(const char *target, const char *plugin_dir, bool dead,
 
 	struct uc_maps_cache *cache = uc_maps_cache_new();
 	struct uct_record *recs = malloc(8 * sizeof(*recs));
-	int nrec = 0;
+	static struct uct_record cap;	/* ptrace capture for the next */
+	int nrec = 0, cap_ok = 0, dropped = 0;
+	bool pending = false;
 	struct uc_maps *m = NULL;
 
 	if (!read_full(out[0], &recs[0], sizeof(*recs)) ||
@@ -365,9 +458,44 @@ static void run_target(const char *target, const char *plugin_dir, bool dead,
 		}
 		if (!strcmp(recs[nrec].name, "end"))
 			break;
+		size_t nl = strlen(recs[nrec].name);
+		if (nl > 5 && !strcmp(recs[nrec].name + nl - 5, "-wait")) {
+			/* The target is about to block in a syscall. */
+			memset(&cap, 0, sizeof(cap));
+			cap_ok = 0;
+			if (recs[nrec].wait_syscall < 0) {
+				printf("SKIP  %s %.*s: not available here\n",
+				       tag, (int)nl - 5, recs[nrec].name);
+				want_scenarios--;
+				continue;
+			}
+			cap_ok = ptrace_capture(pid, recs[nrec].wait_syscall,
+						&cap);
+			if (cap_ok < 0)
+				fail("%s %s: ptrace capture failed", tag,
+				     recs[nrec].name);
+			else if (cap_ok == 0)
+				printf("SKIP  %s %.*s: no ptrace here\n",
+				       tag, (int)nl - 5, recs[nrec].name);
+			if (write(in[1], "S", 1) != 1)
+				goto reap;
+			pending = true;
+			continue;
+		}
+		if (pending) {
+			pending = false;
+			if (cap_ok <= 0) {
+				dropped++;
+				want_scenarios -= cap_ok == 0;
+				continue;
+			}
+			recs[nrec].regs = cap.regs;
+			recs[nrec].stack_len = cap.stack_len;
+			memcpy(recs[nrec].stack, cap.stack, cap.stack_len);
+		}
 		nrec++;
 	}
-	if (recs[nrec].nsent != nrec || nrec != want_scenarios)
+	if (recs[nrec].nsent - dropped != nrec || nrec != want_scenarios)
 		fail("%s: %d scenarios received, target sent %d, want %d",
 		     tag, nrec, recs[nrec].nsent, want_scenarios);
 
@@ -488,6 +616,22 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 	}
 	snprintf(r->beyond_module, sizeof(r->beyond_module), "libc.so.6");
 	check_record(m, r, tag);
+
+	/* The one-call path: capture straight to text. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int lines = uc_print_capture(f, m, &r->regs, r->stack, r->stack_len,
+				     NULL);
+	fclose(f);
+	char want[64];
+	snprintf(want, sizeof(want), " in self3 ");
+	if (lines >= 5 && !strncmp(buf, "    #0 0x", 9) && strstr(buf, want) &&
+	    strstr(buf, "    #4 0x"))
+		pass("%s print_capture (%d lines)", tag, lines);
+	else
+		fail("%s print_capture:\n%s", tag, buf);
+	free(buf);
 	uc_maps_unref(m);
 	return 0;
 }
@@ -542,6 +686,14 @@ __attribute__((noinline)) static int other_tests(const char *plugin_dir)
 		fail("%s cache: old snapshot: %s in %s", tag,
 		     n > 0 && fr[0].function ? fr[0].function : "(none)",
 		     n > 0 && fr[0].module ? fr[0].module : "(none)");
+	/* A forked child adopts its parent's snapshot. */
+	pid_t child = 0x3ffffffe;
+	uc_maps_cache_adopt(c, child, m2);
+	if (uc_maps_cache_peek(c, child) == m2)
+		pass("%s cache: adopt", tag);
+	else
+		fail("%s cache: adopt", tag);
+	uc_maps_cache_forget(c, child);
 	uc_maps_unref(m2);
 	uc_maps_cache_forget(c, getpid());
 	if (!uc_maps_cache_peek(c, getpid()))
@@ -664,6 +816,7 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);	/* a target that died early is a FAIL */
 	if (getenv("UCT_VERBOSE"))
 		verbose = true;
 	if (argc > 1 && !strcmp(argv[1], "--bench")) {
@@ -681,9 +834,12 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--static")) {
 			is_static = true;
 		} else if (!strcmp(argv[i], "--debug-root") && i + 1 < argc) {
-			char *path;
-			if (asprintf(&path, ":.debug:%s", argv[++i]) < 0)
+			/* Debug roots must be absolute. */
+			char *path, *root = realpath(argv[++i], NULL);
+			if (!root || asprintf(&path, ":.debug:%s:/usr/lib/debug",
+					      root) < 0)
 				return 2;
+			free(root);
 			uc_symbolize_set_debuginfo_path(path);
 			free(path);
 		} else {
@@ -695,7 +851,7 @@ int main(int argc, char **argv)
 			"TARGET PLUGIN_DIR | --self PLUGIN_DIR\n", argv[0]);
 		return 2;
 	}
-	run_target(argv[i], argv[i + 1], false, is_static ? 2 : 5);
-	run_target(argv[i], argv[i + 1], true, is_static ? 2 : 5);
+	run_target(argv[i], argv[i + 1], false, is_static ? 4 : 7);
+	run_target(argv[i], argv[i + 1], true, is_static ? 4 : 7);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User stack captures for reports: the thread's user registers (saved at
+ * syscall entry, bpf_task_pt_regs) and a copy of its stack from sp up,
+ * clamped to the stack's VMA (a fault would zero the whole copy). User
+ * space unwinds them offline with DWARF CFI (symbolize/), so programs
+ * built without frame pointers get full stacks.
+ *
+ * Cost control: every request one io_uring_enter submits shares one call
+ * site, so the first request that holds memory takes the capture and the
+ * others of that call reuse its id (per-thread state, reset at
+ * sys_enter of io_uring_enter). Requests without memory take none.
+ */
+#ifndef __STACKS_BPF_H
+#define __STACKS_BPF_H
+
+/* A page of slack after the record lets the page-by-page copy below use
+ * offsets the verifier can bound simply. */
+struct stack_scratch_val {
+	struct uc_stack st;
+	__u8 slack[4096];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_scratch_val);
+} stack_scratch SEC(".maps");
+
+/* Per thread: the capture of its current io_uring_enter, 0 if none yet. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tid */
+	__type(value, __u64);		/* stack id */
+} enter_stack SEC(".maps");
+
+/* Processes whose mappings were sent since their last exec. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u8);
+} maps_sent SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_vma_record);
+} mapping_scratch SEC(".maps");
+
+extern int bpf_iter_task_vma_new(struct bpf_iter_task_vma *it,
+				 struct task_struct *task, __u64 addr) __ksym __weak;
+extern struct vm_area_struct *bpf_iter_task_vma_next(struct bpf_iter_task_vma *it) __ksym __weak;
+extern void bpf_iter_task_vma_destroy(struct bpf_iter_task_vma *it) __ksym __weak;
+
+#define UC_VM_WRITE	0x2	/* include/linux/mm.h, stable */
+#define UC_VM_EXEC	0x4
+
+struct name_walk {
+	struct dentry *d;
+	struct uc_vma_record *m;
+};
+
+/* One path component, leaf first; stops at the root (its own parent). */
+static long name_step(__u64 i, struct name_walk *w)
+{
+	struct dentry *d = w->d, *parent = BPF_CORE_READ(d, d_parent);
+	__u32 k = w->m->nnames;
+
+	if (!parent || parent == d || k >= UC_PATH_NAMES)
+		return 1;
+	bpf_probe_read_kernel_str(w->m->names[k], UC_NAME_LEN,
+				  BPF_CORE_READ(d, d_name.name));
+	w->m->nnames = k + 1;
+	w->d = parent;
+	return 0;
+}
+
+/* Every file mapping of the current process, as UC_EV_MAPPING records. */
+static __always_inline void send_mappings(struct task_struct *task, __u32 tgid)
+{
+	struct bpf_iter_task_vma it;
+	struct vm_area_struct *vma;
+	__u32 zero = 0;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&maps_sent, &tgid))
+		return;
+	bpf_map_update_elem(&maps_sent, &tgid, &one, BPF_ANY);
+	bpf_iter_task_vma_new(&it, task, 0);
+	while ((vma = bpf_iter_task_vma_next(&it))) {
+		struct file *file = vma->vm_file;
+		struct name_walk w;
+		struct uc_vma_record *m;
+		__u64 flags;
+
+		if (!file)
+			continue;
+		m = bpf_map_lookup_elem(&mapping_scratch, &zero);
+		if (!m)
+			break;
+		fill_hdr(&m->hdr, UC_EV_MAPPING, tgid);
+		m->start = vma->vm_start;
+		m->end = vma->vm_end;
+		m->offset = vma->vm_pgoff << 12;
+		m->inode = BPF_CORE_READ(file, f_inode, i_ino);
+		flags = vma->vm_flags;
+		m->flags = ((flags & UC_VM_EXEC) ? 1 : 0) | ((flags & UC_VM_WRITE) ? 2 : 0);
+		m->nnames = 0;
+		w.d = BPF_CORE_READ(file, f_path.dentry);
+		w.m = m;
+		bpf_loop(UC_PATH_NAMES, name_step, &w, 0);
+		if (bpf_ringbuf_output(&events, m, sizeof(*m), 0))
+			stat_inc(UC_STAT_RINGBUF_LOST);
+	}
+	bpf_iter_task_vma_destroy(&it);
+}
+
+static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
+		       __u64 *end)
+{
+	*end = BPF_CORE_READ(vma, vm_end);
+	return 0;
+}
+
+/* Captures the current thread's user stack; returns its id, 0 if off. */
+static __always_inline __u64 capture_stack(__u32 tgid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u32 zero = 0, len = stack_bytes, off = 0;
+	__u64 sp, end = 0;
+	struct stack_scratch_val *sv;
+	struct uc_stack *st;
+
+	if (!stack_bytes)
+		return 0;
+	send_mappings(task, tgid);
+	sv = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!sv)
+		return 0;
+	st = &sv->st;
+	fill_hdr(&st->hdr, UC_EV_STACK, tgid);
+	st->id = __sync_fetch_and_add(&next_seq, 1);
+	st->regs[0] = BPF_CORE_READ(regs, ip);
+	st->regs[1] = sp = BPF_CORE_READ(regs, sp);
+	st->regs[2] = BPF_CORE_READ(regs, bp);
+	st->regs[3] = BPF_CORE_READ(regs, bx);
+	st->regs[4] = BPF_CORE_READ(regs, r12);
+	st->regs[5] = BPF_CORE_READ(regs, r13);
+	st->regs[6] = BPF_CORE_READ(regs, r14);
+	st->regs[7] = BPF_CORE_READ(regs, r15);
+	/* Stop at the stack's end when the VMA can be looked up (it needs
+	 * the mmap lock, taken only if free); either way copy page by page,
+	 * since one faulting page fails a whole read. */
+	bpf_find_vma(task, sp, vma_end_cb, &end, 0);
+	if (end > sp && end - sp < len)
+		len = end - sp;
+	if (len > UC_STACK_BYTES)
+		len = UC_STACK_BYTES;
+	for (int i = 0; i < UC_STACK_BYTES / 4096 + 1; i++) {
+		__u32 chunk = i ? 4096 : 4096 - (sp & 4095);
+
+		if (off >= len)
+			break;
+		if (chunk > len - off)
+			chunk = len - off;
+		if (chunk > 4096)
+			chunk = 4096;
+		if (bpf_probe_read_user(st->data + (off & (UC_STACK_BYTES - 1)), chunk,
+					(void *)(sp + off)))
+			break;
+		off += chunk;
+	}
+	len = off;	/* 0: the registers alone still give frame #0 */
+	if (len > UC_STACK_BYTES)
+		len = UC_STACK_BYTES;
+	st->len = len;
+	st->pad = 0;
+	if (bpf_ringbuf_output(&events, st, offsetof(struct uc_stack, data) + len,
+			       wakeup_flags())) {
+		stat_inc(UC_STAT_RINGBUF_LOST);
+		return 0;
+	}
+	return st->id;
+}
+
+/* The capture for a submission from the current thread's io_uring_enter. */
+static __always_inline __u64 submit_stack(__u32 tgid)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 *cur = bpf_map_lookup_elem(&enter_stack, &tid), id;
+
+	if (cur && *cur)
+		return *cur;
+	id = capture_stack(tgid);
+	if (cur)
+		*cur = id;
+	return id;
+}
+
+/* A new io_uring_enter: the previous call's capture no longer applies. */
+static __always_inline void enter_begins(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 none = 0;
+
+	bpf_map_update_elem(&enter_stack, &tid, &none, BPF_ANY);
+}
+
+#endif /* __STACKS_BPF_H */

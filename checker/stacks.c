@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "stacks.h"
+
+#include <linux/types.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../symbolize/print_stack.h"
+#include "../symbolize/proc_maps.h"
+#include "../symbolize/unwind.h"
+#include "uringcheck.h"
+#include "xalloc.h"
+
+struct uc_capture {
+	uint32_t tgid;
+	int refs;
+	struct uc_user_regs regs;
+	uint32_t len;
+	unsigned char *data;
+	struct uc_maps *maps;		/* a reference, may be NULL */
+};
+
+/* Mappings the BPF side sent for a process, until its next stack. */
+struct pending_maps {
+	struct uc_map_record *rec;
+	size_t n;
+};
+
+void stacks_init(struct uc_stacks *s)
+{
+	memset(s, 0, sizeof(*s));
+	u64map_init(&s->by_id);
+	u64map_init(&s->pending_maps);
+	s->maps = uc_maps_cache_new();
+}
+
+static void capture_free(struct uc_capture *c)
+{
+	if (!c)
+		return;
+	uc_maps_unref(c->maps);
+	free(c->data);
+	free(c);
+}
+
+static void free_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	capture_free(val);
+}
+
+static void pending_free(struct pending_maps *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free((char *)p->rec[i].path);
+	free(p->rec);
+	free(p);
+}
+
+static void free_pending_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	pending_free(val);
+}
+
+void stacks_free(struct uc_stacks *s)
+{
+	u64map_each(&s->by_id, free_cb, NULL);
+	u64map_free(&s->by_id);
+	u64map_each(&s->pending_maps, free_pending_cb, NULL);
+	u64map_free(&s->pending_maps);
+	uc_maps_cache_free(s->maps);
+}
+
+void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
+{
+	struct pending_maps *p = u64map_get(&s->pending_maps, v->hdr.tgid);
+	struct uc_map_record *r;
+	char path[UC_PATH_NAMES * (UC_NAME_LEN + 1) + 1] = "";
+	size_t o = 0;
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		u64map_put(&s->pending_maps, v->hdr.tgid, p);
+	}
+	/* Names come leaf first. */
+	for (int i = (int)(v->nnames < UC_PATH_NAMES ? v->nnames : UC_PATH_NAMES) - 1;
+	     i >= 0; i--)
+		o += snprintf(path + o, sizeof(path) - o, "/%.*s", UC_NAME_LEN,
+			      v->names[i]);
+	p->rec = xrealloc(p->rec, (p->n + 1) * sizeof(*p->rec));
+	r = &p->rec[p->n++];
+	r->start = v->start;
+	r->end = v->end;
+	r->offset = v->offset;
+	r->inode = v->inode;
+	r->exec = v->flags & 1;
+	r->write = v->flags & 2;
+	r->path = xstrdup(path);
+}
+
+void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size)
+{
+	size_t head = offsetof(struct uc_stack, data);
+	struct uc_capture *c;
+	struct uc_maps *m;
+	uint32_t len = ev->len;
+
+	if (size < head)
+		return;
+	if (len > size - head)
+		len = size - head;
+	c = xcalloc(1, sizeof(*c));
+	c->tgid = ev->hdr.tgid;
+	memcpy(&c->regs, ev->regs, sizeof(c->regs));
+	c->len = len;
+	c->data = xmalloc(len);
+	memcpy(c->data, ev->data, len);
+	/* The mappings sent just before this stack (a process's first), or
+	 * the snapshot of the process as it is now; a pc outside it means a
+	 * library appeared since. */
+	{
+		struct pending_maps *p = u64map_del(&s->pending_maps, c->tgid);
+
+		if (p) {
+			struct uc_maps *fresh = uc_maps_from_records(c->tgid, p->rec, p->n);
+
+			if (fresh) {
+				uc_maps_cache_adopt(s->maps, c->tgid, fresh);
+				uc_maps_unref(fresh);
+			}
+			pending_free(p);
+		}
+	}
+	m = uc_maps_cache_get(s->maps, c->tgid);
+	if (m && !uc_maps_find(m, c->regs.ip))
+		m = uc_maps_cache_refresh(s->maps, c->tgid);
+	c->maps = m ? uc_maps_ref(m) : NULL;
+	s->captures++;
+	capture_free(u64map_put(&s->by_id, ev->id, c));
+}
+
+void stacks_ref(struct uc_stacks *s, uint64_t id)
+{
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+
+	if (c)
+		c->refs++;
+}
+
+void stacks_unref(struct uc_stacks *s, uint64_t id)
+{
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+
+	if (c && --c->refs <= 0)
+		capture_free(u64map_del(&s->by_id, id));
+}
+
+void stacks_process_seen(struct uc_stacks *s, uint32_t tgid)
+{
+	uc_maps_cache_get(s->maps, tgid);
+}
+
+void stacks_process_forked(struct uc_stacks *s, uint32_t parent, uint32_t child)
+{
+	struct uc_maps *m = uc_maps_cache_peek(s->maps, parent);
+
+	if (m)
+		uc_maps_cache_adopt(s->maps, child, m);
+}
+
+void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited)
+{
+	/* Captures keep their own snapshot references. */
+	if (exited)
+		uc_maps_cache_forget(s->maps, tgid);
+	else
+		uc_maps_cache_refresh(s->maps, tgid);
+}
+
+int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max)
+{
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+
+	if (!c || !c->maps)
+		return 0;
+	return uc_unwind(c->maps, &c->regs, c->data, c->len, pcs, max);
+}
+
+void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)
+{
+	struct uc_stacks *s = stacks;
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+
+	if (!c) {
+		if (id)
+			s->unavailable++;
+		uc_print_no_stack(out, no_stack);
+		return;
+	}
+	uc_print_capture(out, c->maps, &c->regs, c->data, c->len, NULL);
+}

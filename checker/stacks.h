@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User stacks captured by the BPF side (UC_EV_STACK), kept while some
+ * in-flight request or pending call refers to them, each with the maps
+ * snapshot of its process taken at capture time, so a stack still
+ * symbolizes after the process exited or unloaded a library. Unwinding
+ * and symbolization (symbolize/) happen only when a report prints one.
+ */
+#ifndef UC_STACKS_H
+#define UC_STACKS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "u64map.h"
+
+struct uc_maps_cache;
+
+struct uc_stacks {
+	struct u64map by_id;		/* id -> struct uc_capture */
+	struct u64map pending_maps;	/* tgid -> mappings before a stack */
+	struct uc_maps_cache *maps;
+	uint64_t captures, unavailable;
+};
+
+struct uc_stack;
+struct uc_vma_record;
+
+void stacks_init(struct uc_stacks *s);
+void stacks_free(struct uc_stacks *s);
+void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size);
+void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v);
+/* A request or call holds on to capture @id (0: none; no-op). */
+void stacks_ref(struct uc_stacks *s, uint64_t id);
+void stacks_unref(struct uc_stacks *s, uint64_t id);
+/* Take the process's mappings now (it just created a ring: its libraries
+ * are loaded), a forked child starts with its parent's, exec replaces. */
+void stacks_process_seen(struct uc_stacks *s, uint32_t tgid);
+void stacks_process_forked(struct uc_stacks *s, uint32_t parent, uint32_t child);
+/* The process image changed or went away: snapshots taken from now on. */
+void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited);
+/* Unwound program counters of @id (0 if unavailable). */
+int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max);
+/* Prints the symbolized frames of @id, or a sentence when there is none. */
+void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack);
+
+#endif
