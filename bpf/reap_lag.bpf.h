@@ -32,13 +32,17 @@ static __always_inline __u64 cqe_user_data(struct io_ring_ctx *ring,
 
 /* The late CQE at lag_pos is gone from the head: report how late. */
 static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
-					 __u32 head, __u64 now)
+					 __u32 head, __u64 now, bool at_call)
 {
 	struct uc_reap_lag *e;
+	__u64 sid;
 
 	if (!ri->lag_active || head == ri->lag_pos)
 		return;
 	ri->lag_active = 0;
+	/* Seen at a call into liburing: that call is where the program came
+	 * back for its completions. */
+	sid = at_call ? capture_stack(ri->tgid) : 0;
 	e = ev_reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -49,13 +53,14 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 	e->lag_min_ns = ri->lag_seen - ri->lag_post;
 	e->pending = ri->lag_pending;
 	e->pad = 0;
+	e->reap_stack_id = sid;
 	ev_submit(e);
 }
 
 struct sample_ctx {
 	__u64 now;
 	__u32 tgid;			/* 0: every tracked ring */
-	__u32 pad;
+	__u32 at_call;			/* from a liburing uprobe */
 };
 
 static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
@@ -72,7 +77,7 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
-	lag_consumed(*key, ri, head, *now);
+	lag_consumed(*key, ri, head, *now, sc->at_call);
 	if (head == tail)
 		return 0;
 	if (ri->lag_active) {
@@ -119,7 +124,7 @@ int uc_reap_sampler(void *ctx)
 SEC("uprobe")
 int uc_liburing_call(void *ctx)
 {
-	struct sample_ctx sc = { .now = bpf_ktime_get_ns() };
+	struct sample_ctx sc = { .now = bpf_ktime_get_ns(), .at_call = 1 };
 
 	if (!reap_lag_ns || !current_tracked(&sc.tgid))
 		return 0;

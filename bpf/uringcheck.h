@@ -224,6 +224,7 @@ struct uc_reap_lag {
 	__u64 lag_min_ns;	/* posted -> last seen unconsumed (lower bound) */
 	__u32 pending;		/* CQEs ready behind it when first seen late */
 	__u32 pad;
+	__u64 reap_stack_id;	/* uprobe mode: the liburing call, 0: none */
 };
 
 /*

@@ -256,9 +256,12 @@ static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
 		.lag_min_ns = l->lag_min_ns,
 		.threshold_ns = t->reap_lag_ns,
 		.pending = l->pending,
+		.reap_stack_id = l->reap_stack_id,
 	};
 
+	stacks_ref(&t->stacks, l->reap_stack_id);
 	report_reap_lag(t->report, &f);
+	stacks_unref(&t->stacks, l->reap_stack_id);
 }
 
 void tracker_event(struct uc_tracker *t, const void *data, size_t size)

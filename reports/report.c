@@ -388,6 +388,9 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 		"%.1f ms; %u CQE%s waiting when it was first seen late\n",
 		(double)f->lag_min_ns / 1e6, (double)f->lag_ns / 1e6, f->pending,
 		f->pending == 1 ? "" : "s");
+	if (f->reap_stack_id)
+		print_stack(rep, "consumed by the program before this call into "
+			    "liburing:", f->reap_stack_id, "");
 	fprintf(o, "SUMMARY: uringcheck: reap-lag %.1f ms on ring fd %d in pid %u\n\n",
 		(double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
 	fflush(o);

@@ -118,6 +118,7 @@ struct uc_reap_lag_finding {
 	uint64_t user_data;
 	uint64_t lag_ns, lag_min_ns, threshold_ns;
 	uint32_t pending;
+	uint64_t reap_stack_id;		/* uprobe mode: where it was reaped */
 };
 
 /* Prints stack @id's frames, or @no_stack as a sentence if there is none. */

@@ -288,8 +288,10 @@ uprobe_check() {
 	$UC --liburing-uprobes --reap-lag-ms=50 --log-file="$TMP/up.$n.log" "$prog" \
 		>/dev/null 2>"$TMP/up.$n.err"
 	if grep -q "reap timing: $mode" "$TMP/up.$n.err" &&
-	   grep -q 'WARNING: uringcheck: reap-lag:' "$TMP/up.$n.log"; then
-		pass "reap-lag: $n ($mode)"
+	   grep -q 'WARNING: uringcheck: reap-lag:' "$TMP/up.$n.log" &&
+	   grep -A3 'consumed by the program before this call into liburing:' "$TMP/up.$n.log" |
+		grep -q 'in main testsuite/cases/inj_reap-lag_wait.c:[0-9]*$'; then
+		pass "reap-lag: $n (mode announced, lag and reap site reported)"
 	else
 		fail "reap-lag: $n" "mode or finding missing" "$TMP/up.$n.err"
 		cat "$TMP/up.$n.log" | head -5
