@@ -19,6 +19,7 @@
 #include "describe.h"
 #include "tracker.h"
 #include "xalloc.h"
+#include "../reports/dedup.h"
 #include "../reports/report.h"
 
 #define PAGE 4096ULL
@@ -142,6 +143,8 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 			.req = pc->hits[i],
 		};
 
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
+				   stacks_site_key(&t->stacks, f.req.stack_id));
 		f.start = f.req.start > start ? f.req.start : start;
 		f.end = f.req.end < end ? f.req.end : end;
 		if (f.start >= f.end)
@@ -259,6 +262,8 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 					f.live[f.nr_live] = pc->hits[k];
 				f.nr_live++;
 			}
+			f.key = uc_key_mix(uc_key_mix(op, stacks_site_key(&t->stacks, c->stack_id)),
+					   stacks_site_key(&t->stacks, f.live[0].stack_id));
 			report_bufreg(t->report, &f);
 		}
 	}

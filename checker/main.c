@@ -297,5 +297,7 @@ int main(int argc, char **argv)
 	tracker_free(&tracker);
 	if (log != stderr)
 		fclose(log);
-	return report_exit_status(&rep, status, (int)opt.error_exitcode);
+	status = report_exit_status(&rep, status, (int)opt.error_exitcode);
+	report_free(&rep);
+	return status;
 }

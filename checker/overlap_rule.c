@@ -9,6 +9,7 @@
 #include "tracker.h"
 #include "../reports/report.h"
 #include "describe.h"
+#include "../reports/dedup.h"
 
 /*
  * The kernel runs @later only after @earlier finished when both sit on one
@@ -68,6 +69,15 @@ static void on_hit(struct itree_node *n, void *arg)
 	f.end = n->end < s->qend ? n->end : s->qend;
 	describe_request(&f.inflight, h, n->start, n->end);
 	describe_request(&f.incoming, r, s->qstart, s->qend);
+	{
+		uint64_t a = stacks_site_key(&s->t->stacks, h->sub.stack_id);
+		uint64_t b = stacks_site_key(&s->t->stacks, r->sub.stack_id);
+
+		/* Without any stack two different bugs could look alike. */
+		if (a || b)
+			f.key = uc_key_mix(uc_key_mix(uc_key_mix(0, a), b),
+					   h->sub.opcode << 8 | r->sub.opcode);
+	}
 	report_overlap(s->t->report, &f);
 }
 

@@ -10,6 +10,7 @@
 #include "../symbolize/unwind.h"
 #include "uringcheck.h"
 #include "xalloc.h"
+#include "../reports/dedup.h"
 
 struct uc_capture {
 	uint32_t tgid;
@@ -189,6 +190,28 @@ int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max)
 	if (!c || !c->maps)
 		return 0;
 	return uc_unwind(c->maps, &c->regs, c->data, c->len, pcs, max);
+}
+
+uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id)
+{
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	uint64_t pcs[8], key = 0x75726e67;
+	int n;
+
+	if (!c || !c->maps)
+		return 0;
+	n = uc_unwind(c->maps, &c->regs, c->data, c->len, pcs, 8);
+	for (int i = 0; i < n; i++) {
+		const struct uc_mapping *m = uc_maps_find(c->maps, pcs[i]);
+
+		if (m) {
+			key = uc_key_mix(key, m->inode);
+			key = uc_key_mix(key, pcs[i] - m->start + m->offset);
+		} else {
+			key = uc_key_mix(key, pcs[i]);
+		}
+	}
+	return key ? key : 1;
 }
 
 void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)

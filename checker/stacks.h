@@ -41,6 +41,10 @@ void stacks_process_forked(struct uc_stacks *s, uint32_t parent, uint32_t child)
 void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited);
 /* Unwound program counters of @id (0 if unavailable). */
 int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max);
+/* A key for "the same call site": the first frames as (file, offset in
+ * it), so it holds across processes and address-space layouts; 0 when
+ * there is no stack. */
+uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id);
 /* Prints the symbolized frames of @id, or a sentence when there is none. */
 void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack);
 

@@ -11,6 +11,7 @@
 
 #include "tracker.h"
 #include "xalloc.h"
+#include "../reports/dedup.h"
 #include "../reports/report.h"
 
 struct td_records {
@@ -113,6 +114,12 @@ void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)
 		};
 
 		group(t, r, &f);
+		/* The same sites dropping again (another process, another run of
+		 * a loop) is the same leak. */
+		f.key = uc_key_mix(0, td->reason);
+		for (uint32_t g = 0; g < f.ngroups; g++)
+			f.key = uc_key_mix(uc_key_mix(f.key, f.groups[g].opcode),
+					   stacks_site_key(&t->stacks, f.groups[g].stack_id));
 		report_dropped(t->report, &f);
 		free(f.groups);
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "../reports/dedup.h"
 #include "../reports/report.h"
 
 struct pending {
@@ -260,6 +261,10 @@ static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
 	};
 
 	stacks_ref(&t->stacks, l->reap_stack_id);
+	/* One report per reap site, or per ring when there is no site. */
+	f.key = stacks_site_key(&t->stacks, l->reap_stack_id);
+	if (!f.key)
+		f.key = uc_key_mix(l->hdr.tgid, l->ctx);
 	report_reap_lag(t->report, &f);
 	stacks_unref(&t->stacks, l->reap_stack_id);
 }

@@ -63,12 +63,24 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 {
 	*rep = (struct uc_report){ .out = out, .max_reports = max_reports,
 				   .fail_on = fail_on };
+	dedup_init(&rep->dedup);
 }
 
-/* Counts @k; false when the report itself is over the print limit. */
-static bool take(struct uc_report *rep, enum uc_kind k)
+void report_free(struct uc_report *rep)
+{
+	dedup_free(&rep->dedup);
+}
+
+/* Counts @k; false when it is a repeat (same key) or over the print
+ * limit. @summary is the finding's SUMMARY text, for the repeat list. */
+static bool take(struct uc_report *rep, enum uc_kind k, uint64_t key,
+		 const char *summary)
 {
 	rep->count[k]++;
+	if (key && !dedup_first(&rep->dedup, uc_key_mix(key, k), summary)) {
+		rep->repeats++;
+		return false;
+	}
 	if (rep->printed >= rep->max_reports) {
 		rep->not_printed++;
 		return false;
@@ -139,7 +151,12 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	char ba[16], bb[16];
 	FILE *o = rep->out;
 
-	if (!take(rep, UC_KIND_OVERLAP))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "overlap %s/%s %llu bytes in pid %u",
+		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), n,
+		 f->tgid);
+	if (!take(rep, UC_KIND_OVERLAP, f->key, sum))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: overlap: %s and %s in flight on "
 		"the same %llu byte%s\n", f->tgid, level(rep, UC_KIND_OVERLAP),
@@ -161,9 +178,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 						    : uc_opcode_name(b->opcode, bb),
 			a->direction == UC_DIR_SINK ? uc_opcode_name(b->opcode, bb)
 						    : uc_opcode_name(a->opcode, ba));
-	fprintf(o, "SUMMARY: uringcheck: overlap %s/%s %llu bytes in pid %u\n\n",
-		uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), n,
-		f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }
 
@@ -192,6 +207,12 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 			fprintf(rep->out, " %s %llu", uc_kind_name(k),
 				(unsigned long long)rep->count[k]);
 	fputc('\n', rep->out);
+	if (rep->repeats) {
+		fprintf(rep->out, "==%u==uringcheck: %llu of them repeat a finding "
+			"shown above (same kind and call sites):\n", pid,
+			(unsigned long long)rep->repeats);
+		dedup_print_repeats(&rep->dedup, rep->out);
+	}
 	if (rep->not_printed)
 		fprintf(rep->out, "==%u==uringcheck: %llu of them not shown "
 			"(--max-reports=%u)\n", pid,
@@ -221,7 +242,12 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 {
 	FILE *o = rep->out;
 
-	if (!take(rep, UC_KIND_BUFREG_LIFETIME))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "bufreg-lifetime buffer %u with %u live "
+		 "request%s in pid %u", f->index, f->nr_live,
+		 f->nr_live == 1 ? "" : "s", f->tgid);
+	if (!take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: bufreg-lifetime: registered buffer %u "
 		"%s while %u request%s still use%s it\n", f->tgid,
@@ -245,9 +271,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	fprintf(o, "  The kernel keeps the old pages pinned, so the call succeeds, "
 		"but these requests still access the old memory after the program "
 		"let it go.\n");
-	fprintf(o, "SUMMARY: uringcheck: bufreg-lifetime buffer %u with %u live "
-		"request%s in pid %u\n\n", f->index, f->nr_live,
-		f->nr_live == 1 ? "" : "s", f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }
 
@@ -270,7 +294,12 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	FILE *o = rep->out;
 	char b[16];
 
-	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "munmap-inflight %s under %s %llu bytes in pid %u",
+		 unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
+		 (unsigned long long)(f->end - f->start), f->tgid);
+	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: munmap-inflight: %s of [0x%llx, 0x%llx) "
 		"while %s still uses %llu bytes of it\n", f->tgid,
@@ -293,9 +322,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	else
 		fprintf(o, "  The kernel may load from memory the program has "
 			"released: what it sends is undefined.\n");
-	fprintf(o, "SUMMARY: uringcheck: munmap-inflight %s under %s %llu bytes "
-		"in pid %u\n\n", unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
-		(unsigned long long)(f->end - f->start), f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }
 
@@ -323,7 +350,11 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 	FILE *o = rep->out;
 	char why[96], b[16];
 
-	if (!take(rep, UC_KIND_DROPPED))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "dropped %llu request%s in pid %u",
+		 (unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
+	if (!take(rep, UC_KIND_DROPPED, f->key, sum))
 		return;
 	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
 	fprintf(o, "==%u==%s: uringcheck: dropped: %llu request%s still in flight "
@@ -346,8 +377,7 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 	fprintf(o, "  Submitted and never completed: the buffers they hold and the "
 		"completions the program waits for are lost (the kernel now "
 		"cancels them).\n");
-	fprintf(o, "SUMMARY: uringcheck: dropped %llu request%s in pid %u\n\n",
-		(unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }
 
@@ -356,7 +386,11 @@ void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
 	FILE *o = rep->out;
 	char why[96];
 
-	if (!take(rep, UC_KIND_UNREAPED_CQE))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "unreaped-cqe %u on ring fd %d in pid %u",
+		 f->ready + f->overflowed, f->ring_fd, f->tgid);
+	if (!take(rep, UC_KIND_UNREAPED_CQE, f->key, sum))
 		return;
 	teardown_text(f->reason, 0, f->ring_fd, why, sizeof(why));
 	fprintf(o, "==%u==%s: uringcheck: unreaped-cqe: %u completion%s on ring fd "
@@ -368,8 +402,7 @@ void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
 	if (f->overflowed)
 		fprintf(o, "  %u in the CQ ring, %u on the overflow list\n", f->ready,
 			f->overflowed);
-	fprintf(o, "SUMMARY: uringcheck: unreaped-cqe %u on ring fd %d in pid %u\n\n",
-		f->ready + f->overflowed, f->ring_fd, f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }
 
@@ -377,7 +410,11 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 {
 	FILE *o = rep->out;
 
-	if (!take(rep, UC_KIND_REAP_LAG))
+	char sum[160];
+
+	snprintf(sum, sizeof(sum), "reap-lag %.1f ms on ring fd %d in pid %u",
+		 (double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
+	if (!take(rep, UC_KIND_REAP_LAG, f->key, sum))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: reap-lag: a CQE (user_data 0x%llx) sat "
 		"ready on ring fd %d for %.1f ms before the program consumed it "
@@ -391,7 +428,6 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 	if (f->reap_stack_id)
 		print_stack(rep, "consumed by the program before this call into "
 			    "liburing:", f->reap_stack_id, "");
-	fprintf(o, "SUMMARY: uringcheck: reap-lag %.1f ms on ring fd %d in pid %u\n\n",
-		(double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	fflush(o);
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dedup.h"
+
 /* Stable kind names: used in reports, options and (later) suppressions. */
 enum uc_kind {
 	UC_KIND_OVERLAP,
@@ -57,6 +59,7 @@ struct uc_overlap_finding {
 	uint64_t start, end;		/* shared bytes */
 	struct uc_request_desc inflight;	/* submitted first */
 	struct uc_request_desc incoming;	/* submitted second */
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 /* registered-buffer lifetime: an unregister/update while users are live */
@@ -71,6 +74,7 @@ struct uc_bufreg_finding {
 	uint64_t reg_stack_id;		/* where the buffer was registered */
 	uint32_t nr_live;
 	struct uc_request_desc live[UC_MAX_LIVE_SHOWN];
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 /* munmap/mremap/madvise over bytes an in-flight request holds */
@@ -82,6 +86,7 @@ struct uc_unmap_finding {
 	uint64_t advice;		/* madvise */
 	uint64_t call_stack_id;
 	struct uc_request_desc req;	/* range: the whole request range */
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 /* requests in flight at a teardown, grouped by where they came from */
@@ -103,6 +108,7 @@ struct uc_dropped_finding {
 	uint64_t total;
 	uint32_t ngroups;
 	struct uc_dropped_group *groups;
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 struct uc_unreaped_finding {
@@ -110,6 +116,7 @@ struct uc_unreaped_finding {
 	uint32_t reason;
 	int ring_fd;
 	uint32_t ready, overflowed;
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 struct uc_reap_lag_finding {
@@ -119,6 +126,7 @@ struct uc_reap_lag_finding {
 	uint64_t lag_ns, lag_min_ns, threshold_ns;
 	uint32_t pending;
 	uint64_t reap_stack_id;		/* uprobe mode: where it was reaped */
+	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
 /* Prints stack @id's frames, or @no_stack as a sentence if there is none. */
@@ -134,10 +142,13 @@ struct uc_report {
 	uint64_t count[UC_KIND__COUNT];
 	uint64_t printed;
 	uint64_t not_printed;
+	uint64_t repeats;		/* same problem again: counted only */
+	struct uc_dedup dedup;
 };
 
 void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 		 unsigned int fail_on);
+void report_free(struct uc_report *rep);
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);

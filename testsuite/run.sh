@@ -347,6 +347,17 @@ if [ -f examples/echo_server.c ]; then
 	ex_check echo_fixed 0
 fi
 
+if want "example: dedup"; then
+	$UC --log-file="$TMP/dd.log" "$EX/echo_server" >/dev/null 2>&1
+	n=$(grep -c 'ERROR: uringcheck: overlap' "$TMP/dd.log")
+	if [ "$n" = 1 ] && grep -q 'uringcheck: 8 findings: overlap 8' "$TMP/dd.log" &&
+	   grep -q '^  8 x overlap RECV/SEND' "$TMP/dd.log"; then
+		pass "example: dedup: 8 findings at one site, reported once and counted"
+	else
+		fail "example: dedup" "$n reports" "$TMP/dd.log"
+	fi
+fi
+
 # --- fio -----------------------------------------------------------------------
 fio_check() {
 	local n=$1 rc
