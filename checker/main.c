@@ -244,6 +244,10 @@ int main(int argc, char **argv)
 	sigfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
+	rep.gen_suppressions = opt.gen_suppressions;
+	for (int i = 0; i < opt.suppressions.n; i++)
+		if (supp_load(&rep.supp, opt.suppressions.v[i]))
+			return UC_EXIT_USAGE;
 	tracker_init(&tracker, &rep);
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
 	if (session_start(&sess, &opt, &kern, on_event, &tracker))

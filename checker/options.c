@@ -12,7 +12,7 @@
 #include "xalloc.h"
 #include "../reports/report.h"
 
-enum opt_kind { K_FLAG, K_INT, K_STR };
+enum opt_kind { K_FLAG, K_INT, K_STR, K_LIST };
 
 struct opt_desc {
 	enum opt_kind kind;
@@ -34,7 +34,11 @@ static const struct opt_desc table[] = {
 void options_defaults(struct uc_options *o)
 {
 	memset(o, 0, sizeof(*o));
-#define OPT(kind, field, name, def, meta, help) o->field = def;
+#define OPT_DEF_FLAG(f, d) o->f = d;
+#define OPT_DEF_INT(f, d) o->f = d;
+#define OPT_DEF_STR(f, d) o->f = d;
+#define OPT_DEF_LIST(f, d) /* empty list: memset above */
+#define OPT(kind, field, name, def, meta, help) OPT_DEF_##kind(field, def)
 #include "options.def"
 #undef OPT
 }
@@ -114,6 +118,17 @@ static int set_value(struct uc_options *o, const struct opt_desc *d,
 	case K_STR:
 		*(const char **)((char *)o + d->offset) = val;
 		return 0;
+	case K_LIST: {
+		struct uc_optlist *l = (struct uc_optlist *)((char *)o + d->offset);
+
+		if (l->n == UC_MAX_LIST) {
+			fprintf(stderr, "uringcheck: %s--%s: at most %d\n", src,
+				d->name, UC_MAX_LIST);
+			return -1;
+		}
+		l->v[l->n++] = val;
+		return 0;
+	}
 	case K_INT:
 		errno = 0;
 		v = strtol(val, &end, 0);

@@ -8,6 +8,12 @@
 #define OPT_T_FLAG int
 #define OPT_T_INT long
 #define OPT_T_STR const char *
+#define UC_MAX_LIST 16
+struct uc_optlist {
+	const char *v[UC_MAX_LIST];
+	int n;
+};
+#define OPT_T_LIST struct uc_optlist
 
 struct uc_options {
 #define OPT(kind, field, name, def, meta, help) OPT_T_##kind field;

@@ -7,6 +7,8 @@
 
 #include "../symbolize/print_stack.h"
 #include "../symbolize/proc_maps.h"
+#include "../symbolize/symbolize.h"
+#include "../reports/suppressions.h"
 #include "../symbolize/unwind.h"
 #include "uringcheck.h"
 #include "xalloc.h"
@@ -212,6 +214,29 @@ uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id)
 		}
 	}
 	return key ? key : 1;
+}
+
+int stacks_frames(void *stacks, uint64_t id, struct uc_supp_frame *out, int max)
+{
+	struct uc_stacks *s = stacks;
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	uint64_t pcs[UC_MAX_FRAMES];
+	int n, k = 0;
+
+	if (!c || !c->maps)
+		return 0;
+	n = uc_unwind(c->maps, &c->regs, c->data, c->len, pcs, UC_MAX_FRAMES);
+	for (int i = 0; i < n && k < max; i++) {
+		struct uc_frame fr[8];
+		int m = uc_symbolize(c->maps, pcs[i], i > 0, fr, 8);
+
+		for (int j = 0; j < m && k < max; j++, k++) {
+			out[k].function = fr[j].function;
+			out[k].file = fr[j].file;
+			out[k].module = fr[j].module;
+		}
+	}
+	return k;
 }
 
 void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)

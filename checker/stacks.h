@@ -45,6 +45,9 @@ int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max);
  * it), so it holds across processes and address-space layouts; 0 when
  * there is no stack. */
 uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id);
+struct uc_supp_frame;
+/* Symbolized frames of @id for suppression matching (inlined expanded). */
+int stacks_frames(void *stacks, uint64_t id, struct uc_supp_frame *out, int max);
 /* Prints the symbolized frames of @id, or a sentence when there is none. */
 void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack);
 

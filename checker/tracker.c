@@ -26,6 +26,7 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	t->report = report;
 	stacks_init(&t->stacks);
 	report->print_stack = stacks_print;
+	report->stack_frames = stacks_frames;
 	report->stack_ctx = &t->stacks;
 }
 

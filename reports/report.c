@@ -69,13 +69,47 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 void report_free(struct uc_report *rep)
 {
 	dedup_free(&rep->dedup);
+	supp_free(&rep->supp);
+}
+
+#define SUPP_FRAMES 24
+
+/* Does a suppression cover this finding (kind + its primary stack)? */
+static bool suppressed(struct uc_report *rep, enum uc_kind k, uint64_t stack)
+{
+	struct uc_supp_frame fr[SUPP_FRAMES];
+	int n = 0;
+
+	if (!rep->supp.n)
+		return false;
+	if (rep->stack_frames && stack)
+		n = rep->stack_frames(rep->stack_ctx, stack, fr, SUPP_FRAMES);
+	return supp_match(&rep->supp, uc_kind_name(k), fr, n) >= 0;
+}
+
+/* --gen-suppressions: a block matching this finding, after its report. */
+static void gen_suppression(struct uc_report *rep, enum uc_kind k, uint64_t stack)
+{
+	struct uc_supp_frame fr[SUPP_FRAMES];
+	int n = 0;
+
+	if (!rep->gen_suppressions)
+		return;
+	if (rep->stack_frames && stack)
+		n = rep->stack_frames(rep->stack_ctx, stack, fr, 8);
+	supp_print_entry(rep->out, uc_kind_name(k), fr, n);
+	fputc('\n', rep->out);
 }
 
 /* Counts @k; false when it is a repeat (same key) or over the print
  * limit. @summary is the finding's SUMMARY text, for the repeat list. */
 static bool take(struct uc_report *rep, enum uc_kind k, uint64_t key,
-		 const char *summary)
+		 const char *summary, uint64_t stack)
 {
+	if (suppressed(rep, k, stack)) {
+		rep->suppressed[k]++;
+		return false;
+	}
 	rep->count[k]++;
 	if (key && !dedup_first(&rep->dedup, uc_key_mix(key, k), summary)) {
 		rep->repeats++;
@@ -156,7 +190,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	snprintf(sum, sizeof(sum), "overlap %s/%s %llu bytes in pid %u",
 		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), n,
 		 f->tgid);
-	if (!take(rep, UC_KIND_OVERLAP, f->key, sum))
+	if (!take(rep, UC_KIND_OVERLAP, f->key, sum, b->stack_id))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: overlap: %s and %s in flight on "
 		"the same %llu byte%s\n", f->tgid, level(rep, UC_KIND_OVERLAP),
@@ -179,6 +213,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 			a->direction == UC_DIR_SINK ? uc_opcode_name(b->opcode, bb)
 						    : uc_opcode_name(a->opcode, ba));
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_OVERLAP, b->stack_id);
 	fflush(o);
 }
 
@@ -196,8 +231,15 @@ void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)
 
 void report_summary(struct uc_report *rep, uint32_t pid)
 {
-	uint64_t total = report_total(rep);
+	uint64_t total = report_total(rep), nsupp = 0;
 
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		nsupp += rep->suppressed[k];
+	if (nsupp) {
+		fprintf(rep->out, "==%u==uringcheck: %llu finding%s suppressed\n", pid,
+			(unsigned long long)nsupp, nsupp == 1 ? "" : "s");
+		supp_print_used(&rep->supp, rep->out, pid);
+	}
 	if (!total)
 		return;
 	fprintf(rep->out, "==%u==uringcheck: %llu finding%s:", pid,
@@ -247,7 +289,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	snprintf(sum, sizeof(sum), "bufreg-lifetime buffer %u with %u live "
 		 "request%s in pid %u", f->index, f->nr_live,
 		 f->nr_live == 1 ? "" : "s", f->tgid);
-	if (!take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum))
+	if (!take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum, f->call_stack_id))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: bufreg-lifetime: registered buffer %u "
 		"%s while %u request%s still use%s it\n", f->tgid,
@@ -272,6 +314,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 		"but these requests still access the old memory after the program "
 		"let it go.\n");
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_BUFREG_LIFETIME, f->call_stack_id);
 	fflush(o);
 }
 
@@ -299,7 +342,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	snprintf(sum, sizeof(sum), "munmap-inflight %s under %s %llu bytes in pid %u",
 		 unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
 		 (unsigned long long)(f->end - f->start), f->tgid);
-	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum))
+	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum, f->call_stack_id))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: munmap-inflight: %s of [0x%llx, 0x%llx) "
 		"while %s still uses %llu bytes of it\n", f->tgid,
@@ -323,6 +366,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 		fprintf(o, "  The kernel may load from memory the program has "
 			"released: what it sends is undefined.\n");
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_MUNMAP_INFLIGHT, f->call_stack_id);
 	fflush(o);
 }
 
@@ -354,7 +398,8 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 
 	snprintf(sum, sizeof(sum), "dropped %llu request%s in pid %u",
 		 (unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
-	if (!take(rep, UC_KIND_DROPPED, f->key, sum))
+	if (!take(rep, UC_KIND_DROPPED, f->key, sum,
+		  f->ngroups ? f->groups[0].stack_id : 0))
 		return;
 	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
 	fprintf(o, "==%u==%s: uringcheck: dropped: %llu request%s still in flight "
@@ -378,6 +423,7 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 		"completions the program waits for are lost (the kernel now "
 		"cancels them).\n");
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_DROPPED, f->ngroups ? f->groups[0].stack_id : 0);
 	fflush(o);
 }
 
@@ -390,7 +436,7 @@ void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
 
 	snprintf(sum, sizeof(sum), "unreaped-cqe %u on ring fd %d in pid %u",
 		 f->ready + f->overflowed, f->ring_fd, f->tgid);
-	if (!take(rep, UC_KIND_UNREAPED_CQE, f->key, sum))
+	if (!take(rep, UC_KIND_UNREAPED_CQE, f->key, sum, 0))
 		return;
 	teardown_text(f->reason, 0, f->ring_fd, why, sizeof(why));
 	fprintf(o, "==%u==%s: uringcheck: unreaped-cqe: %u completion%s on ring fd "
@@ -403,6 +449,7 @@ void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
 		fprintf(o, "  %u in the CQ ring, %u on the overflow list\n", f->ready,
 			f->overflowed);
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_UNREAPED_CQE, 0);
 	fflush(o);
 }
 
@@ -414,7 +461,7 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 
 	snprintf(sum, sizeof(sum), "reap-lag %.1f ms on ring fd %d in pid %u",
 		 (double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
-	if (!take(rep, UC_KIND_REAP_LAG, f->key, sum))
+	if (!take(rep, UC_KIND_REAP_LAG, f->key, sum, f->reap_stack_id))
 		return;
 	fprintf(o, "==%u==%s: uringcheck: reap-lag: a CQE (user_data 0x%llx) sat "
 		"ready on ring fd %d for %.1f ms before the program consumed it "
@@ -429,5 +476,6 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 		print_stack(rep, "consumed by the program before this call into "
 			    "liburing:", f->reap_stack_id, "");
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_REAP_LAG, f->reap_stack_id);
 	fflush(o);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "dedup.h"
+#include "suppressions.h"
 
 /* Stable kind names: used in reports, options and (later) suppressions. */
 enum uc_kind {
@@ -133,10 +134,18 @@ struct uc_reap_lag_finding {
 typedef void (*uc_stack_printer)(void *ctx, FILE *out, uint64_t id,
 				 const char *no_stack);
 
+/* The symbolized frames of stack @id (for suppressions); 0 if none. */
+typedef int (*uc_stack_frames)(void *ctx, uint64_t id, struct uc_supp_frame *out,
+			       int max);
+
 struct uc_report {
 	FILE *out;
 	uc_stack_printer print_stack;	/* NULL: stacks not shown */
+	uc_stack_frames stack_frames;
 	void *stack_ctx;
+	struct uc_suppressions supp;
+	bool gen_suppressions;
+	uint64_t suppressed[UC_KIND__COUNT];
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	uint64_t count[UC_KIND__COUNT];

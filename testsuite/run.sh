@@ -281,6 +281,46 @@ if want "unit: symbolize"; then
 	fi
 fi
 
+# --- suppressions -------------------------------------------------------------------
+SUP=testsuite/suppressions
+check_status "suppressions: a matching block keeps the program's status" 0 \
+	$UC --suppressions=$SUP/stack_overlap.supp .output/stacks/overlap_nofp
+check_status "suppressions: another site does not match" 66 \
+	$UC --suppressions=$SUP/other_site.supp .output/stacks/overlap_nofp
+check_status "suppressions: repeatable option" 0 \
+	$UC --suppressions=$SUP/other_site.supp --suppressions=$SUP/stack_overlap.supp \
+	.output/stacks/overlap_nofp
+check_status "suppressions: unknown kind is a usage error" 2 \
+	$UC --suppressions=$SUP/bad_kind.supp true
+check_status "suppressions: unterminated block is a usage error" 2 \
+	$UC --suppressions=$SUP/unterminated.supp true
+if want "suppressions: messages"; then
+	$UC --suppressions=$SUP/bad_kind.supp true 2>"$TMP/sp1.err"
+	$UC --suppressions=$SUP/stack_overlap.supp .output/stacks/overlap_nofp 2>"$TMP/sp2.err"
+	if grep -q "bad_kind.supp:4: unknown kind 'overlapp'; valid kinds: overlap" "$TMP/sp1.err" &&
+	   grep -q 'uringcheck: 1 finding suppressed' "$TMP/sp2.err" &&
+	   grep -q '^  1 stack-test-overlap (testsuite/suppressions/stack_overlap.supp:3)' "$TMP/sp2.err" &&
+	   ! grep -q 'ERROR' "$TMP/sp2.err"; then
+		pass "suppressions: file:line errors, suppressed count and used suppressions"
+	else
+		fail "suppressions: messages" "unexpected output" "$TMP/sp2.err"
+		cat "$TMP/sp1.err"
+	fi
+fi
+if want "suppressions: --gen-suppressions"; then
+	# The generated block, fed back, must suppress the finding it came from.
+	$UC --gen-suppressions .output/stacks/overlap_nofp 2>&1 >/dev/null |
+		sed -n '/^{$/,/^}$/p' | sed 's/<insert_a_suppression_name_here>/generated/' \
+		>"$TMP/gen.supp"
+	$UC --suppressions="$TMP/gen.supp" .output/stacks/overlap_nofp >/dev/null 2>"$TMP/gen.err"
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q 'fun:submit_reads' "$TMP/gen.supp"; then
+		pass "suppressions: --gen-suppressions prints a block that suppresses it"
+	else
+		fail "suppressions: --gen-suppressions" "exit $rc" "$TMP/gen.supp"
+	fi
+fi
+
 # --- reap timing modes ------------------------------------------------------------
 uprobe_check() {
 	local n=$1 prog=$2 mode=$3
