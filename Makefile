@@ -116,6 +116,7 @@ check: deps
 
 install: uringcheck
 	install -D -m 0755 uringcheck $(DESTDIR)$(PREFIX)/bin/uringcheck
+	install -D -m 0644 docs/uringcheck.1 $(DESTDIR)$(PREFIX)/share/man/man1/uringcheck.1
 
 clean:
 	rm -rf $(OUTPUT) uringcheck

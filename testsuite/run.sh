@@ -135,6 +135,25 @@ check_status "URINGCHECK_OPTIONS" 5 env URINGCHECK_OPTIONS="--error-exitcode=5" 
 check_status "command line wins over URINGCHECK_OPTIONS" 7 env URINGCHECK_OPTIONS="--error-exitcode=5" $UC --error-exitcode=7 "$BIN/inj_read_read"
 check_status "bad URINGCHECK_OPTIONS is a usage error" 2 env URINGCHECK_OPTIONS="--bogus" $UC true
 check_status "--help" 0 $UC --help
+if want "runner: man page"; then
+	rm -rf "$TMP/inst"
+	if make -s install PREFIX="$TMP/inst" >/dev/null 2>&1 &&
+	   [ -x "$TMP/inst/bin/uringcheck" ] &&
+	   groff -man -Tutf8 -ww -z "$TMP/inst/share/man/man1/uringcheck.1" 2>"$TMP/man.err" &&
+	   [ ! -s "$TMP/man.err" ]; then
+		pass "runner: make install puts the binary and a clean man page under PREFIX"
+	else
+		fail "runner: man page" "install or groff warnings" "$TMP/man.err"
+	fi
+	# every option in --help is in the man page (as rendered text)
+	groff -man -Tascii docs/uringcheck.1 2>/dev/null | col -b >"$TMP/man.txt"
+	missing=""
+	for o in $($UC --help | grep -o '^  --[a-z-]*' | tr -d ' '); do
+		grep -q -- "$o" "$TMP/man.txt" || missing="$missing $o"
+	done
+	if [ -z "$missing" ]; then pass "runner: man page documents every option in --help"
+	else fail "runner: man page" "options missing:$missing"; fi
+fi
 check_status "--version" 0 $UC --version
 
 if want "runner: messages"; then
