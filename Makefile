@@ -24,7 +24,7 @@ PREFIX    ?= /usr/local
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
-TEST_DEPS  := fio
+TEST_DEPS  := fio python3
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
@@ -60,7 +60,7 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	@$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) $(wildcard symbolize/*.h) bpf/uringcheck.h \
+$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) checker/options.def $(wildcard symbolize/*.h) bpf/uringcheck.h \
 		$(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@

@@ -26,6 +26,7 @@
 #include "runner.h"
 #include "session.h"
 #include "tracker.h"
+#include "version.h"
 #include "../reports/report.h"
 
 /* Signals a user or a harness sends to stop or poke a test: forwarded. */
@@ -114,6 +115,41 @@ static const char *const stat_names[UC_STAT__COUNT] = {
 	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
 	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
 };
+
+/* The counters behind the loss warnings, for --json (stable names). */
+static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
+		       char **argv, int status, struct uc_session *s,
+		       const struct uc_tracker *t)
+{
+	static const char *const names[UC_STAT__COUNT] = {
+		[UC_STAT_RINGBUF_LOST] = "events_lost",
+		[UC_STAT_INFLIGHT_FULL] = "requests_untracked",
+		[UC_STAT_IOVECS_TRUNC] = "iovecs_truncated",
+		[UC_STAT_IOVEC_FAULT] = "iovecs_unreadable",
+		[UC_STAT_WALK_TRUNC] = "list_walks_truncated",
+		[UC_STAT_RINGS_FULL] = "rings_untracked",
+		[UC_STAT_PROCS_FULL] = "processes_unfollowed",
+		[UC_STAT_DROPPED_TRUNC] = "teardown_records_lost",
+		[UC_STAT_SUBMITS] = "requests_submitted",
+		[UC_STAT_DONES] = "requests_finished",
+	};
+	struct uc_json_counter c[UC_STAT__COUNT + 3];
+	uint64_t v[UC_STAT__COUNT];
+	int n = 0;
+	FILE *f = open_log(pattern, pid);
+
+	if (!f)
+		return;
+	session_counters(s, v);
+	for (int i = 0; i < UC_STAT__COUNT; i++)
+		if (names[i])
+			c[n++] = (struct uc_json_counter){ names[i], v[i] };
+	c[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
+	c[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
+	c[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
+	report_write_json(rep, f, UC_VERSION, pid, argv, status, c, n);
+	fclose(f);
+}
 
 /* Nothing is dropped silently: every loss is a warning line. */
 static void report_losses(struct uc_report *rep, struct uc_session *s,
@@ -245,6 +281,7 @@ int main(int argc, char **argv)
 
 	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
 	rep.gen_suppressions = opt.gen_suppressions;
+	rep.want_json = opt.json != NULL;
 	for (int i = 0; i < opt.suppressions.n; i++)
 		if (supp_load(&rep.supp, opt.suppressions.v[i]))
 			return UC_EXIT_USAGE;
@@ -297,6 +334,9 @@ int main(int argc, char **argv)
 
 	report_losses(&rep, &sess, &tracker, tgt.pid, opt.stats);
 	report_summary(&rep, tgt.pid);
+	if (opt.json)	/* the target's own status; ours follows from findings */
+		write_json(&rep, opt.json, tgt.pid, opt.target_argv, status, &sess,
+			   &tracker);
 	session_stop(&sess);
 	tracker_free(&tracker);
 	if (log != stderr)

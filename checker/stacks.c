@@ -234,6 +234,10 @@ int stacks_frames(void *stacks, uint64_t id, struct uc_supp_frame *out, int max)
 			out[k].function = fr[j].function;
 			out[k].file = fr[j].file;
 			out[k].module = fr[j].module;
+			out[k].pc = fr[j].pc;
+			out[k].module_offset = fr[j].module_offset;
+			out[k].line = fr[j].line;
+			out[k].inlined = fr[j].inlined;
 		}
 	}
 	return k;

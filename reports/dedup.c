@@ -82,3 +82,13 @@ size_t dedup_print_repeats(const struct uc_dedup *d, FILE *out)
 			}
 	return n;
 }
+
+uint64_t dedup_count(const struct uc_dedup *d, uint64_t key)
+{
+	if (!d->slots)
+		return 0;
+	for (struct uc_dedup_entry *e = d->slots[key & (d->nslots - 1)]; e; e = e->next)
+		if (e->key == key)
+			return e->count;
+	return 0;
+}

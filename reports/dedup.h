@@ -26,6 +26,8 @@ void dedup_free(struct uc_dedup *d);
 /* Counts @key; true the first time (print it), false for repeats. @what
  * (the SUMMARY text) is remembered from the first time. */
 bool dedup_first(struct uc_dedup *d, uint64_t key, const char *what);
+/* How many times @key was counted (0 if never). */
+uint64_t dedup_count(const struct uc_dedup *d, uint64_t key);
 /* Lines "  N x WHAT" for keys seen more than once; returns how many. */
 size_t dedup_print_repeats(const struct uc_dedup *d, FILE *out);
 

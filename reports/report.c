@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #include "uringcheck.h"
 
+#define SUPP_FRAMES 24
+
 static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_OVERLAP] = "overlap",
 	[UC_KIND_BUFREG_LIFETIME] = "bufreg-lifetime",
@@ -69,10 +71,10 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 void report_free(struct uc_report *rep)
 {
 	dedup_free(&rep->dedup);
+	json_free(&rep->json);
 	supp_free(&rep->supp);
 }
 
-#define SUPP_FRAMES 24
 
 /* Does a suppression cover this finding (kind + its primary stack)? */
 static bool suppressed(struct uc_report *rep, enum uc_kind k, uint64_t stack)
@@ -101,26 +103,118 @@ static void gen_suppression(struct uc_report *rep, enum uc_kind k, uint64_t stac
 	fputc('\n', rep->out);
 }
 
-/* Counts @k; false when it is a repeat (same key) or over the print
- * limit. @summary is the finding's SUMMARY text, for the repeat list. */
-static bool take(struct uc_report *rep, enum uc_kind k, uint64_t key,
-		 const char *summary, uint64_t stack)
+enum { TAKE_SKIP, TAKE_RECORD, TAKE_PRINT };
+
+/*
+ * Counts @k. TAKE_SKIP: suppressed, or a repeat (same key) of a finding
+ * already told; TAKE_RECORD: new but over the print limit (it still goes
+ * to --json); TAKE_PRINT: print it. @summary is the finding's SUMMARY
+ * text, for the repeat list.
+ */
+static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
+		const char *summary, uint64_t stack)
 {
 	if (suppressed(rep, k, stack)) {
 		rep->suppressed[k]++;
-		return false;
+		return TAKE_SKIP;
 	}
 	rep->count[k]++;
 	if (key && !dedup_first(&rep->dedup, uc_key_mix(key, k), summary)) {
 		rep->repeats++;
-		return false;
+		return TAKE_SKIP;
 	}
 	if (rep->printed >= rep->max_reports) {
 		rep->not_printed++;
-		return false;
+		return TAKE_RECORD;
 	}
 	rep->printed++;
-	return true;
+	return TAKE_PRINT;
+}
+
+/* ---- JSON pieces --------------------------------------------------------- */
+
+static const char *dir_name(uint8_t d)
+{
+	return d == UC_DIR_SINK ? "sink" : d == UC_DIR_SOURCE ? "source" : "none";
+}
+
+static void json_stack(struct uc_report *rep, FILE *j, const char *role,
+		       uint64_t id, const char *no_stack)
+{
+	struct uc_supp_frame fr[SUPP_FRAMES];
+	int n = 0;
+
+	if (rep->stack_frames && id)
+		n = rep->stack_frames(rep->stack_ctx, id, fr, SUPP_FRAMES);
+	fputs("{\"role\":", j);
+	json_str(j, role);
+	if (!n) {
+		fputs(",\"frames\":[],\"no_stack\":", j);
+		json_str(j, no_stack);
+		fputc('}', j);
+		return;
+	}
+	fputs(",\"frames\":[", j);
+	for (int i = 0; i < n; i++) {
+		fprintf(j, "%s{\"pc\":", i ? "," : "");
+		json_hex(j, fr[i].pc);
+		fputs(",\"function\":", j);
+		json_str(j, fr[i].function);
+		fputs(",\"file\":", j);
+		json_str(j, fr[i].file);
+		fprintf(j, ",\"line\":%d,\"inlined\":%s,\"module\":", fr[i].line,
+			fr[i].inlined ? "true" : "false");
+		json_str(j, fr[i].module);
+		fputs(",\"module_offset\":", j);
+		json_hex(j, fr[i].module_offset);
+		fputc('}', j);
+	}
+	fputs("]}", j);
+}
+
+static void json_request(FILE *j, const struct uc_request_desc *d)
+{
+	char b[16];
+
+	fputs("{\"opcode\":", j);
+	json_str(j, uc_opcode_name(d->opcode, b));
+	fputs(",\"user_data\":", j);
+	json_hex(j, d->user_data);
+	fprintf(j, ",\"ring_fd\":%d,\"pid\":%u,\"tid\":%u,\"sqpoll\":%s,"
+		"\"direction\":\"%s\",\"range\":[", d->ring_fd, d->tgid, d->tid,
+		d->sqpoll ? "true" : "false", dir_name(d->direction));
+	json_hex(j, d->start);
+	fputc(',', j);
+	json_hex(j, d->end);
+	fprintf(j, "],\"fixed_buffer_index\":");
+	if (d->fixed_buf)
+		fprintf(j, "%u", d->buf_index);
+	else
+		fputs("null", j);
+	fprintf(j, ",\"iovecs\":%u}", d->vectored ? d->nr_ranges : 0);
+}
+
+/* Opens a finding object; the caller adds ,"evidence":{..},"stacks":[..]. */
+static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summary,
+		       uint32_t pid, char **buf, size_t *len)
+{
+	FILE *j = open_memstream(buf, len);
+
+	if (!j)
+		return NULL;
+	fputs("{\"kind\":", j);
+	json_str(j, uc_kind_name(k));
+	fprintf(j, ",\"severity\":\"%s\",\"pid\":%u,\"headline\":",
+		rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning", pid);
+	json_str(j, summary);
+	return j;
+}
+
+static void json_close(struct uc_report *rep, FILE *j, enum uc_kind k,
+		       uint64_t key, char **buf)
+{
+	fclose(j);	/* sets *buf */
+	json_add(&rep->json, key ? uc_key_mix(key, k) : 0, k, *buf);
 }
 
 /* "ERROR" for kinds that fail the run, "WARNING" for the others. */
@@ -190,7 +284,35 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	snprintf(sum, sizeof(sum), "overlap %s/%s %llu bytes in pid %u",
 		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), n,
 		 f->tgid);
-	if (!take(rep, UC_KIND_OVERLAP, f->key, sum, b->stack_id))
+	int t = take(rep, UC_KIND_OVERLAP, f->key, sum, b->stack_id);
+
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_OVERLAP, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"request\":", j);
+			json_request(j, b);
+			fputs(",\"in_flight\":", j);
+			json_request(j, a);
+			fputs(",\"shared\":[", j);
+			json_hex(j, f->start);
+			fputc(',', j);
+			json_hex(j, f->end);
+			fputs("]},\"stacks\":[", j);
+			json_stack(rep, j, "request submitted", b->sqpoll ? 0 : b->stack_id,
+				   b->sqpoll ? "SQPOLL" : "none captured");
+			fputc(',', j);
+			json_stack(rep, j, "in-flight request submitted",
+				   a->sqpoll ? 0 : a->stack_id, a->sqpoll ? "SQPOLL" : "none captured");
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_OVERLAP, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
 		return;
 	fprintf(o, "==%u==%s: uringcheck: overlap: %s and %s in flight on "
 		"the same %llu byte%s\n", f->tgid, level(rep, UC_KIND_OVERLAP),
@@ -289,7 +411,50 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	snprintf(sum, sizeof(sum), "bufreg-lifetime buffer %u with %u live "
 		 "request%s in pid %u", f->index, f->nr_live,
 		 f->nr_live == 1 ? "" : "s", f->tgid);
-	if (!take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum, f->call_stack_id))
+	int t = take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum, f->call_stack_id);
+
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_BUFREG_LIFETIME, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fprintf(j, ",\"evidence\":{\"call\":\"%s\",\"ring_fd\":%d,"
+				"\"tid\":%u,\"index\":%u,\"registered\":",
+				reg_opcode_name(f->reg_opcode), f->ring_fd, f->tid, f->index);
+			if (f->reg_end) {
+				fputc('[', j);
+				json_hex(j, f->reg_start);
+				fputc(',', j);
+				json_hex(j, f->reg_end);
+				fputc(']', j);
+			} else {
+				fputs("null", j);
+			}
+			fprintf(j, ",\"live\":%u,\"requests\":[", f->nr_live);
+			for (uint32_t i = 0; i < f->nr_live && i < UC_MAX_LIVE_SHOWN; i++) {
+				if (i)
+					fputc(',', j);
+				json_request(j, &f->live[i]);
+			}
+			fputs("]},\"stacks\":[", j);
+			json_stack(rep, j, "called", f->call_stack_id, "none captured");
+			if (f->reg_stack_id) {
+				fputc(',', j);
+				json_stack(rep, j, "registered", f->reg_stack_id, "");
+			}
+			for (uint32_t i = 0; i < f->nr_live && i < UC_MAX_LIVE_SHOWN; i++) {
+				fputc(',', j);
+				json_stack(rep, j, "live request submitted", f->live[i].stack_id,
+					   "none captured");
+			}
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_BUFREG_LIFETIME, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
 		return;
 	fprintf(o, "==%u==%s: uringcheck: bufreg-lifetime: registered buffer %u "
 		"%s while %u request%s still use%s it\n", f->tgid,
@@ -342,7 +507,38 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	snprintf(sum, sizeof(sum), "munmap-inflight %s under %s %llu bytes in pid %u",
 		 unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
 		 (unsigned long long)(f->end - f->start), f->tgid);
-	if (!take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum, f->call_stack_id))
+	int t = take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum, f->call_stack_id);
+
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_MUNMAP_INFLIGHT, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"call\":", j);
+			json_str(j, unmap_call(f->nr, f->advice));
+			fprintf(j, ",\"tid\":%u,\"released\":[", f->tid);
+			json_hex(j, f->call_start);
+			fputc(',', j);
+			json_hex(j, f->call_end);
+			fputs("],\"shared\":[", j);
+			json_hex(j, f->start);
+			fputc(',', j);
+			json_hex(j, f->end);
+			fputs("],\"request\":", j);
+			json_request(j, d);
+			fputs("},\"stacks\":[", j);
+			json_stack(rep, j, "called", f->call_stack_id, "none captured");
+			fputc(',', j);
+			json_stack(rep, j, "request submitted", d->sqpoll ? 0 : d->stack_id,
+				   d->sqpoll ? "SQPOLL" : "none captured");
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_MUNMAP_INFLIGHT, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
 		return;
 	fprintf(o, "==%u==%s: uringcheck: munmap-inflight: %s of [0x%llx, 0x%llx) "
 		"while %s still uses %llu bytes of it\n", f->tgid,
@@ -398,10 +594,42 @@ void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
 
 	snprintf(sum, sizeof(sum), "dropped %llu request%s in pid %u",
 		 (unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
-	if (!take(rep, UC_KIND_DROPPED, f->key, sum,
-		  f->ngroups ? f->groups[0].stack_id : 0))
+	int t = take(rep, UC_KIND_DROPPED, f->key, sum,
+		     f->ngroups ? f->groups[0].stack_id : 0);
+
+	if (t == TAKE_SKIP)
 		return;
 	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_DROPPED, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"teardown\":", j);
+			json_str(j, why);
+			fprintf(j, ",\"requests\":%llu,\"groups\":[",
+				(unsigned long long)f->total);
+			for (uint32_t i = 0; i < f->ngroups; i++) {
+				fprintf(j, "%s{\"opcode\":", i ? "," : "");
+				json_str(j, uc_opcode_name(f->groups[i].opcode, b));
+				fprintf(j, ",\"ring_fd\":%d,\"count\":%llu}",
+					f->groups[i].ring_fd,
+					(unsigned long long)f->groups[i].count);
+			}
+			fputs("]},\"stacks\":[", j);
+			for (uint32_t i = 0; i < f->ngroups; i++) {
+				if (i)
+					fputc(',', j);
+				json_stack(rep, j, "group submitted", f->groups[i].stack_id,
+					   "none captured");
+			}
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_DROPPED, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
+		return;
 	fprintf(o, "==%u==%s: uringcheck: dropped: %llu request%s still in flight "
 		"when %s\n", f->tgid, level(rep, UC_KIND_DROPPED),
 		(unsigned long long)f->total, f->total == 1 ? "" : "s", why);
@@ -436,7 +664,23 @@ void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
 
 	snprintf(sum, sizeof(sum), "unreaped-cqe %u on ring fd %d in pid %u",
 		 f->ready + f->overflowed, f->ring_fd, f->tgid);
-	if (!take(rep, UC_KIND_UNREAPED_CQE, f->key, sum, 0))
+	int t = take(rep, UC_KIND_UNREAPED_CQE, f->key, sum, 0);
+
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_UNREAPED_CQE, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"ready\":%u,"
+				"\"overflowed\":%u},\"stacks\":[]", f->ring_fd, f->ready,
+				f->overflowed);
+			json_close(rep, j, UC_KIND_UNREAPED_CQE, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
 		return;
 	teardown_text(f->reason, 0, f->ring_fd, why, sizeof(why));
 	fprintf(o, "==%u==%s: uringcheck: unreaped-cqe: %u completion%s on ring fd "
@@ -461,7 +705,30 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 
 	snprintf(sum, sizeof(sum), "reap-lag %.1f ms on ring fd %d in pid %u",
 		 (double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
-	if (!take(rep, UC_KIND_REAP_LAG, f->key, sum, f->reap_stack_id))
+	int t = take(rep, UC_KIND_REAP_LAG, f->key, sum, f->reap_stack_id);
+
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_REAP_LAG, sum, f->tgid, &buf, &len);
+
+		if (j) {
+			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"user_data\":",
+				f->ring_fd);
+			json_hex(j, f->user_data);
+			fprintf(j, ",\"lag_ns\":%llu,\"lag_min_ns\":%llu,"
+				"\"threshold_ns\":%llu,\"pending\":%u},\"stacks\":[",
+				(unsigned long long)f->lag_ns, (unsigned long long)f->lag_min_ns,
+				(unsigned long long)f->threshold_ns, f->pending);
+			if (f->reap_stack_id)
+				json_stack(rep, j, "reaped before", f->reap_stack_id, "");
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_REAP_LAG, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
 		return;
 	fprintf(o, "==%u==%s: uringcheck: reap-lag: a CQE (user_data 0x%llx) sat "
 		"ready on ring fd %d for %.1f ms before the program consumed it "
@@ -478,4 +745,44 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	gen_suppression(rep, UC_KIND_REAP_LAG, f->reap_stack_id);
 	fflush(o);
+}
+
+void report_write_json(struct uc_report *rep, FILE *out, const char *version,
+		       uint32_t pid, char *const *argv, int exit_status,
+		       const struct uc_json_counter *c, int nc)
+{
+	fprintf(out, "{\"schema\":%d,\"tool\":{\"name\":\"uringcheck\","
+		"\"version\":", UC_JSON_SCHEMA);
+	json_str(out, version);
+	fprintf(out, "},\"target\":{\"pid\":%u,\"exit_status\":%d,\"argv\":[",
+		pid, exit_status);
+	for (int i = 0; argv && argv[i]; i++) {
+		if (i)
+			fputc(',', out);
+		json_str(out, argv[i]);
+	}
+	fputs("]},\n\"findings\":[", out);
+	for (size_t i = 0; i < rep->json.n; i++) {
+		const struct uc_json_finding *f = &rep->json.v[i];
+		uint64_t n = f->key ? dedup_count(&rep->dedup, f->key) : 1;
+
+		fprintf(out, "%s\n%s,\"count\":%llu}", i ? "," : "", f->text,
+			(unsigned long long)(n ? n : 1));
+	}
+	fputs("\n],\n\"summary\":{\"findings\":{", out);
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", uc_kind_name(k),
+			(unsigned long long)rep->count[k]);
+	fputs("},\"suppressed\":{", out);
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", uc_kind_name(k),
+			(unsigned long long)rep->suppressed[k]);
+	fprintf(out, "},\"repeats\":%llu,\"counters\":{",
+		(unsigned long long)rep->repeats);
+	for (int i = 0; i < nc; i++) {
+		fprintf(out, "%s", i ? "," : "");
+		json_str(out, c[i].name);
+		fprintf(out, ":%llu", (unsigned long long)c[i].value);
+	}
+	fputs("}}}\n", out);
 }

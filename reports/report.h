@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "dedup.h"
+#include "json.h"
 #include "suppressions.h"
 
 /* Stable kind names: used in reports, options and (later) suppressions. */
@@ -145,6 +146,8 @@ struct uc_report {
 	void *stack_ctx;
 	struct uc_suppressions supp;
 	bool gen_suppressions;
+	bool want_json;			/* collect findings for --json */
+	struct uc_json json;
 	uint64_t suppressed[UC_KIND__COUNT];
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
@@ -172,6 +175,17 @@ void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)
 
 /* The closing block: counts per kind; printed when anything was found. */
 void report_summary(struct uc_report *rep, uint32_t pid);
+
+/* Run-level counters for the JSON summary (lost events, ...). */
+struct uc_json_counter {
+	const char *name;
+	uint64_t value;
+};
+
+/* Writes the --json document (docs/json.md). */
+void report_write_json(struct uc_report *rep, FILE *out, const char *version,
+		       uint32_t pid, char *const *argv, int exit_status,
+		       const struct uc_json_counter *c, int nc);
 
 /*
  * The run's exit status: @error_exitcode when a kind in fail_on was found,

@@ -27,6 +27,9 @@ struct uc_supp_frame {
 	const char *function;		/* NULL if unknown */
 	const char *file;		/* source file, NULL if unknown */
 	const char *module;		/* object basename, NULL if unknown */
+	uint64_t pc, module_offset;	/* for machine-readable output */
+	int line;
+	bool inlined;
 };
 
 struct uc_supp;

@@ -340,6 +340,34 @@ if want "suppressions: --gen-suppressions"; then
 	fi
 fi
 
+# --- JSON ---------------------------------------------------------------------------
+if want "json"; then
+	$UC --json="$TMP/j.%p.json" "$EX/echo_server" >/dev/null 2>&1
+	$UC --json="$TMP/j2.json" --reap-lag-ms=50 "$BIN/inj_dropped_and_unreaped" >/dev/null 2>&1
+	if python3 - "$TMP"/j.*.json "$TMP/j2.json" <<'PY' >"$TMP/j.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == 1 and d["tool"]["name"] == "uringcheck"
+assert str(d["target"]["pid"]) in sys.argv[1] and d["target"]["exit_status"] == 0
+[f] = d["findings"]
+assert f["kind"] == "overlap" and f["severity"] == "error" and f["count"] == 8
+assert f["evidence"]["request"]["opcode"] == "RECV"
+assert f["evidence"]["in_flight"]["opcode"] == "SEND"
+fr = f["stacks"][0]["frames"]
+assert any(x["function"] == "main" and x["file"].endswith("echo_server.c") and x["line"] > 0 for x in fr), fr
+assert d["summary"]["findings"]["overlap"] == 8 and d["summary"]["repeats"] == 7
+assert d["summary"]["counters"]["events_lost"] == 0
+e = json.load(open(sys.argv[2]))
+kinds = sorted(x["kind"] for x in e["findings"])
+assert kinds == ["dropped", "unreaped-cqe"], kinds
+sev = {x["kind"]: x["severity"] for x in e["findings"]}
+assert sev == {"dropped": "error", "unreaped-cqe": "warning"}, sev
+print("ok")
+PY
+	then pass "json: schema, evidence, stacks, counts and severities"
+	else fail "json" "document wrong" "$TMP/j.out"; fi
+fi
+
 # --- reap timing modes ------------------------------------------------------------
 uprobe_check() {
 	local n=$1 prog=$2 mode=$3
