@@ -281,7 +281,18 @@ int main(int argc, char **argv)
 
 	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
 	rep.gen_suppressions = opt.gen_suppressions;
-	rep.want_json = opt.json != NULL;
+	rep.want_sarif = opt.sarif != NULL;
+	rep.want_json = opt.json != NULL || rep.want_sarif;
+	if (opt.srcroot || opt.sarif) {
+		static char root[4096];
+
+		if (!realpath(opt.srcroot ? opt.srcroot : ".", root)) {
+			fprintf(stderr, "uringcheck: --srcroot=%s: %s\n", opt.srcroot,
+				strerror(errno));
+			return UC_EXIT_USAGE;
+		}
+		rep.srcroot = root;
+	}
 	for (int i = 0; i < opt.suppressions.n; i++)
 		if (supp_load(&rep.supp, opt.suppressions.v[i]))
 			return UC_EXIT_USAGE;
@@ -337,6 +348,14 @@ int main(int argc, char **argv)
 	if (opt.json)	/* the target's own status; ours follows from findings */
 		write_json(&rep, opt.json, tgt.pid, opt.target_argv, status, &sess,
 			   &tracker);
+	if (opt.sarif) {
+		FILE *f = open_log(opt.sarif, tgt.pid);
+
+		if (f) {
+			report_write_sarif(&rep, f, UC_VERSION);
+			fclose(f);
+		}
+	}
 	session_stop(&sess);
 	tracker_free(&tracker);
 	if (log != stderr)

@@ -72,6 +72,7 @@ void report_free(struct uc_report *rep)
 {
 	dedup_free(&rep->dedup);
 	json_free(&rep->json);
+	json_free(&rep->sarif);
 	supp_free(&rep->supp);
 }
 
@@ -146,6 +147,10 @@ static void json_stack(struct uc_report *rep, FILE *j, const char *role,
 
 	if (rep->stack_frames && id)
 		n = rep->stack_frames(rep->stack_ctx, id, fr, SUPP_FRAMES);
+	if (rep->ncur < (int)(sizeof(rep->cur) / sizeof(rep->cur[0]))) {
+		rep->cur[rep->ncur].role = role;
+		rep->cur[rep->ncur++].id = id;
+	}
 	fputs("{\"role\":", j);
 	json_str(j, role);
 	if (!n) {
@@ -202,6 +207,8 @@ static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summar
 
 	if (!j)
 		return NULL;
+	rep->ncur = 0;
+	snprintf(rep->cur_headline, sizeof(rep->cur_headline), "%s", summary);
 	fputs("{\"kind\":", j);
 	json_str(j, uc_kind_name(k));
 	fprintf(j, ",\"severity\":\"%s\",\"pid\":%u,\"headline\":",
@@ -210,11 +217,15 @@ static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summar
 	return j;
 }
 
+static void sarif_result(struct uc_report *rep, enum uc_kind k, uint64_t key);
+
 static void json_close(struct uc_report *rep, FILE *j, enum uc_kind k,
 		       uint64_t key, char **buf)
 {
 	fclose(j);	/* sets *buf */
 	json_add(&rep->json, key ? uc_key_mix(key, k) : 0, k, *buf);
+	if (rep->want_sarif)
+		sarif_result(rep, k, key);
 }
 
 /* "ERROR" for kinds that fail the run, "WARNING" for the others. */
@@ -785,4 +796,181 @@ void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 		fprintf(out, ":%llu", (unsigned long long)c[i].value);
 	}
 	fputs("}}}\n", out);
+}
+
+/* ---- SARIF 2.1.0 ------------------------------------------------------------ */
+
+static const struct {
+	const char *name, *short_desc, *full_desc, *help;
+	const char *security;		/* GitHub security-severity */
+} rules[UC_KIND__COUNT] = {
+	[UC_KIND_OVERLAP] = { "OverlappingInFlightBuffers",
+		"Two in-flight io_uring requests share buffer bytes and one writes them",
+		"Two requests were in flight at once in one process, their user buffers "
+		"share at least one byte, at least one of them stores into it, and the "
+		"kernel does not order them (no link chain, no drain).",
+		"Which data ends up in the buffer (or is sent) depends on completion "
+		"order: silent corruption. Use distinct buffers, or order the requests "
+		"with IOSQE_IO_LINK, or reuse the buffer only after its CQE.", "7.0" },
+	[UC_KIND_BUFREG_LIFETIME] = { "RegisteredBufferReleasedInUse",
+		"A registered buffer was unregistered or replaced while a request used it",
+		"IORING_UNREGISTER_BUFFERS or IORING_REGISTER_BUFFERS_UPDATE released an "
+		"index that an in-flight request (READ_FIXED, WRITE_FIXED, ...) uses.",
+		"The kernel keeps the old pages pinned, so the call succeeds, but the "
+		"request still accesses memory the program let go. Wait for the "
+		"request's CQE before unregistering or updating the index.", "7.5" },
+	[UC_KIND_MUNMAP_INFLIGHT] = { "MemoryReleasedUnderInFlightRequest",
+		"Memory an in-flight io_uring request uses was unmapped or discarded",
+		"munmap, a shrinking or moving mremap, or madvise(DONTNEED/FREE/REMOVE) "
+		"covered bytes of an in-flight request's buffer.",
+		"The kernel may write into released (or since reused) memory. Cancel "
+		"and reap the request before releasing its buffer.", "8.0" },
+	[UC_KIND_DROPPED] = { "RequestDroppedAtTeardown",
+		"io_uring requests were still in flight when the ring or process went away",
+		"At process exit, a fatal signal, or the close of a ring's last "
+		"descriptor, requests were still in flight: submitted and never "
+		"completed.",
+		"Their buffers and the completions the program waits for are lost. "
+		"Cancel (IORING_OP_ASYNC_CANCEL) and reap every request before "
+		"tearing the ring down.", "4.0" },
+	[UC_KIND_UNREAPED_CQE] = { "CompletionNeverConsumed",
+		"Completions were posted but never consumed before teardown",
+		"CQEs the kernel posted were still in the CQ ring or on its overflow "
+		"list when the ring or process was torn down.",
+		"Reap every completion (io_uring_cqe_seen / io_uring_cq_advance) "
+		"before io_uring_queue_exit.", "2.0" },
+	[UC_KIND_REAP_LAG] = { "CompletionReapLag",
+		"A completion waited in the CQ ring longer than the threshold",
+		"A CQE sat ready in the completion ring longer than --reap-lag-ms "
+		"before the program consumed it.",
+		"Reap completions promptly; a long lag delays whatever waits on them "
+		"and fills the CQ ring.", "1.0" },
+};
+
+static const char *sarif_level(const struct uc_report *rep, enum uc_kind k)
+{
+	return rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning";
+}
+
+/* The first frame in the user's own source: a relative path (as the
+ * compiler recorded it) or one under srcroot; the URI is made relative. */
+static bool own_frame(struct uc_report *rep, uint64_t id, const char **uri, int *line)
+{
+	struct uc_supp_frame fr[SUPP_FRAMES];
+	size_t rl = rep->srcroot ? strlen(rep->srcroot) : 0;
+	int n = 0;
+
+	if (rep->stack_frames && id)
+		n = rep->stack_frames(rep->stack_ctx, id, fr, SUPP_FRAMES);
+	for (int i = 0; i < n; i++) {
+		const char *f = fr[i].file;
+
+		if (!f || fr[i].line <= 0)
+			continue;
+		if (rl && !strncmp(f, rep->srcroot, rl) && f[rl] == '/') {
+			*uri = f + rl + 1;
+			*line = fr[i].line;
+			return true;
+		}
+		if (f[0] != '/' && strncmp(f, "../", 3)) {
+			*uri = f;
+			*line = fr[i].line;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void sarif_location(FILE *j, const char *uri, int line, const char *msg)
+{
+	fputs("{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", j);
+	json_str(j, uri);
+	fprintf(j, ",\"uriBaseId\":\"%%SRCROOT%%\"},\"region\":{\"startLine\":%d}}", line);
+	if (msg) {
+		fputs(",\"message\":{\"text\":", j);
+		json_str(j, msg);
+		fputc('}', j);
+	}
+	fputc('}', j);
+}
+
+static void sarif_result(struct uc_report *rep, enum uc_kind k, uint64_t key)
+{
+	const char *uri;
+	char *buf = NULL;
+	size_t len = 0;
+	int line, primary = -1;
+	FILE *j = open_memstream(&buf, &len);
+
+	if (!j)
+		return;
+	fprintf(j, "{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\","
+		"\"message\":{\"text\":", uc_kind_name(k), k, sarif_level(rep, k));
+	json_str(j, rep->cur_headline);
+	fputs("},\"locations\":[", j);
+	for (int i = 0; i < rep->ncur && primary < 0; i++) {
+		if (own_frame(rep, rep->cur[i].id, &uri, &line)) {
+			sarif_location(j, uri, line, NULL);
+			primary = i;
+		}
+	}
+	fputs("],\"relatedLocations\":[", j);
+	for (int i = 0, n = 0; i < rep->ncur; i++) {
+		if (i == primary || !own_frame(rep, rep->cur[i].id, &uri, &line))
+			continue;
+		fprintf(j, "%s", n++ ? "," : "");
+		fprintf(j, "{\"id\":%d,", i);
+		/* sarif_location without its opening brace */
+		fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", j);
+		json_str(j, uri);
+		fprintf(j, ",\"uriBaseId\":\"%%SRCROOT%%\"},\"region\":{\"startLine\":%d}},"
+			"\"message\":{\"text\":", line);
+		json_str(j, rep->cur[i].role);
+		fputs("}}", j);
+	}
+	/* Stable across runs and uploads: kind + call sites (file, offset). */
+	fprintf(j, "],\"partialFingerprints\":{\"uringcheckSite/v1\":\"%016llx\"}",
+		(unsigned long long)(key ? uc_key_mix(key, k) : uc_key_mix(k, 0)));
+	fclose(j);
+	json_add(&rep->sarif, key ? uc_key_mix(key, k) : 0, k, buf);
+}
+
+void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
+{
+	fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\","
+	      "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
+	      "\"name\":\"uringcheck\",\"version\":", out);
+	json_str(out, version);
+	fputs(",\"informationUri\":\"https://example.invalid/uringcheck\","
+	      "\"rules\":[", out);
+	for (int k = 0; k < UC_KIND__COUNT; k++) {
+		fprintf(out, "%s\n{\"id\":\"%s\",\"name\":\"%s\","
+			"\"shortDescription\":{\"text\":", k ? "," : "",
+			uc_kind_name(k), rules[k].name);
+		json_str(out, rules[k].short_desc);
+		fputs("},\"fullDescription\":{\"text\":", out);
+		json_str(out, rules[k].full_desc);
+		fputs("},\"help\":{\"text\":", out);
+		json_str(out, rules[k].help);
+		fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"},"
+			"\"properties\":{\"tags\":[\"io_uring\",\"memory-safety\"],"
+			"\"precision\":\"high\",\"security-severity\":\"%s\"}}",
+			sarif_level(rep, k), rules[k].security);
+	}
+	fputs("]}},\n\"originalUriBaseIds\":{\"%SRCROOT%\":{\"uri\":", out);
+	{
+		char root[4200];
+
+		snprintf(root, sizeof(root), "file://%s/", rep->srcroot ? rep->srcroot : "");
+		json_str(out, root);
+	}
+	fputs("}},\n\"results\":[", out);
+	for (size_t i = 0; i < rep->sarif.n; i++) {
+		const struct uc_json_finding *f = &rep->sarif.v[i];
+		uint64_t n = f->key ? dedup_count(&rep->dedup, f->key) : 1;
+
+		fprintf(out, "%s\n%s,\"properties\":{\"count\":%llu}}", i ? "," : "",
+			f->text, (unsigned long long)(n ? n : 1));
+	}
+	fputs("\n]}]}\n", out);
 }

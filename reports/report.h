@@ -148,6 +148,13 @@ struct uc_report {
 	bool gen_suppressions;
 	bool want_json;			/* collect findings for --json */
 	struct uc_json json;
+	bool want_sarif;		/* and for --sarif */
+	struct uc_json sarif;		/* SARIF result objects */
+	const char *srcroot;		/* own sources live under here */
+	/* the finding being recorded: its stacks, for SARIF locations */
+	struct { const char *role; uint64_t id; } cur[12];
+	int ncur;
+	char cur_headline[160];
 	uint64_t suppressed[UC_KIND__COUNT];
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
@@ -186,6 +193,9 @@ struct uc_json_counter {
 void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 		       uint32_t pid, char *const *argv, int exit_status,
 		       const struct uc_json_counter *c, int nc);
+
+/* Writes the --sarif document (SARIF 2.1.0, docs/sarif.md). */
+void report_write_sarif(struct uc_report *rep, FILE *out, const char *version);
 
 /*
  * The run's exit status: @error_exitcode when a kind in fail_on was found,

@@ -368,6 +368,60 @@ PY
 	else fail "json" "document wrong" "$TMP/j.out"; fi
 fi
 
+# --- SARIF ------------------------------------------------------------------------------
+# Validated with Microsoft's SARIF Multitool (npm), installed here on first use.
+sarif_tool() {
+	local dir=.output/sarif-multitool
+	if [ ! -x "$dir/node_modules/.bin/sarif-multitool" ]; then
+		mkdir -p "$dir" && (cd "$dir" && npm install --silent --no-audit --no-fund \
+			@microsoft/sarif-multitool >/dev/null 2>&1) || return 1
+	fi
+	# npm may skip install scripts: make sure the platform binary runs.
+	chmod +x "$dir"/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null
+	echo "$dir/node_modules/.bin/sarif-multitool"
+}
+sarif_errors() {	# number of error/warning results the validator reports
+	"$1" validate "$2" --output "$2.val" --log ForceOverwrite >/dev/null 2>&1 || { echo fail; return; }
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for r in d["runs"][0]["results"] if r.get("level","warning") in ("error","warning")))' "$2.val"
+}
+if want "sarif"; then
+	if tool=$(sarif_tool); then
+		$UC --sarif="$TMP/a.sarif" .output/stacks/overlap_nofp >/dev/null 2>&1
+		$UC --sarif="$TMP/b.sarif" .output/stacks/overlap_nofp >/dev/null 2>&1
+		$UC --sarif="$TMP/c.sarif" --reap-lag-ms=50 "$BIN/inj_dropped_and_unreaped" >/dev/null 2>&1
+		printf '{"version":"2.1.0","runs":[{"tool":{}}]}' >"$TMP/broken.sarif"
+		ea=$(sarif_errors "$tool" "$TMP/a.sarif")
+		ec=$(sarif_errors "$tool" "$TMP/c.sarif")
+		eb=$(sarif_errors "$tool" "$TMP/broken.sarif")
+		if [ "$ea" = 0 ] && [ "$ec" = 0 ] && [ "$eb" != 0 ] && [ "$eb" != fail ]; then
+			pass "sarif: valid for the SARIF Multitool (and a broken file is not)"
+		else
+			fail "sarif: validation" "errors: ours $ea/$ec, broken $eb" "$TMP/a.sarif.val"
+		fi
+		if python3 - "$TMP/a.sarif" "$TMP/b.sarif" "$L_SUB" <<'PY' >"$TMP/s.out" 2>&1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+run = a["runs"][0]
+ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "unreaped-cqe", "reap-lag"], ids
+[r] = run["results"]
+assert r["ruleId"] == "overlap" and r["level"] == "error"
+loc = r["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"] == "testsuite/stacks/stack_overlap.c", loc
+assert loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+assert loc["region"]["startLine"] == int(sys.argv[3]), loc
+fa = r["partialFingerprints"]["uringcheckSite/v1"]
+fb = b["runs"][0]["results"][0]["partialFingerprints"]["uringcheckSite/v1"]
+assert fa == fb, (fa, fb)   # another run, another pid and ASLR: same fingerprint
+print("ok")
+PY
+		then pass "sarif: rules, repo-relative primary location at the call site, stable fingerprints"
+		else fail "sarif: content" "wrong" "$TMP/s.out"; fi
+	else
+		fail "sarif" "could not install the SARIF Multitool from npm"
+	fi
+fi
+
 # --- reap timing modes ------------------------------------------------------------
 uprobe_check() {
 	local n=$1 prog=$2 mode=$3

@@ -70,6 +70,25 @@ W=$(mktemp -d /tmp/uringcheck-harness.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 TESTS="clean_test hazard_test skip_test"
 
+# The three projects are configured and built at the same time (autoreconf
+# and configure are mostly serial shell), then tested one after the other.
+# Each setup's output goes to $W/NAME-setup.log, its status to .rc.
+setup_at() {
+	cp -r "$HERE/autotools" "$W/at-src" && mkdir "$W/at-build" &&
+		(cd "$W/at-src" && autoreconf -fi) &&
+		(cd "$W/at-build" && ../at-src/configure -q && make -s -j2)
+}
+setup_m() {
+	meson setup "$W/mb" "$HERE/meson" -Duringcheck="$UC" && ninja -C "$W/mb"
+}
+setup_c() {
+	cmake -S "$HERE/cmake" -B "$W/cb" && cmake --build "$W/cb" -j2
+}
+(setup_at >"$W/at-setup.log" 2>&1; echo $? >"$W/at-setup.rc") &
+(setup_m >"$W/m-setup.log" 2>&1; echo $? >"$W/m-setup.rc") &
+(setup_c >"$W/c-setup.log" 2>&1; echo $? >"$W/c-setup.rc") &
+wait
+
 # check_results HARNESS RC RESULTS HAZARD_LOG
 #   RESULTS has one "test RESULT" line per test, RESULT one of PASS, FAIL,
 #   SKIP or whatever else the harness said (ERROR, TIMEOUT, ...), as parsed
@@ -120,10 +139,7 @@ automake_results() { # BUILDDIR > RESULTS, from the per-test .trs files
 	done
 }
 H=autotools
-cp -r "$HERE/autotools" "$W/at-src"
-mkdir "$W/at-build"
-if (cd "$W/at-src" && autoreconf -fi) >"$W/at-setup.log" 2>&1 &&
-	(cd "$W/at-build" && ../at-src/configure -q && make -s -j4) >>"$W/at-setup.log" 2>&1; then
+if [ "$(cat "$W/at-setup.rc")" = 0 ]; then
 	pass "$H: autoreconf, configure and build out of tree"
 	(cd "$W/at-build" && timeout 120 make -j4 check) >"$W/at-base.out" 2>&1
 	rc=$?
@@ -180,8 +196,7 @@ meson_run() {
 	fi
 }
 H=meson
-if meson setup "$W/mb" "$HERE/meson" -Duringcheck="$UC" >"$W/m-setup.log" 2>&1 &&
-	ninja -C "$W/mb" >>"$W/m-setup.log" 2>&1; then
+if [ "$(cat "$W/m-setup.rc")" = 0 ]; then
 	pass "$H: setup and build out of tree (meson $(meson --version))"
 	meson_run meson
 	meson_run "meson --wrapper" --wrapper="$UC --"
@@ -234,8 +249,7 @@ ctest_run() {
 	fi
 }
 H=cmake
-if cmake -S "$HERE/cmake" -B "$W/cb" >"$W/c-setup.log" 2>&1 &&
-	cmake --build "$W/cb" -j4 >>"$W/c-setup.log" 2>&1; then
+if [ "$(cat "$W/c-setup.rc")" = 0 ]; then
 	pass "$H: configure and build out of tree (cmake $(cmake --version | sed -n 's/^cmake version //p'))"
 	ctest_run cmake
 	ctest_run "cmake UC_LAUNCHER" -DUC_LAUNCHER="$UC;--"
