@@ -24,7 +24,7 @@ PREFIX    ?= /usr/local
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
-TEST_DEPS  := fio python3 nodejs
+TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))

@@ -499,6 +499,19 @@ if want "example: dedup"; then
 	fi
 fi
 
+# --- harnesses: automake, meson, CTest (testsuite/harness/) -----------------------
+if want "harness"; then
+	testsuite/harness/run.sh "$PWD/uringcheck" >"$TMP/harness.out" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"PASS  "*) pass "${line#PASS  }" ;;
+		"FAIL  "*) failed=$((failed + 1)); printf '%s\n' "$line" ;;
+		esac
+	done <"$TMP/harness.out"
+	grep -q '^[0-9]* passed, 0 failed$' "$TMP/harness.out" ||
+		fail "harness" "testsuite/harness/run.sh did not finish cleanly" "$TMP/harness.out"
+fi
+
 # --- fio -----------------------------------------------------------------------
 fio_check() {
 	local n=$1 rc
