@@ -5,6 +5,7 @@
 #                   example with a real overlap hazard (exits nonzero)
 #   make check      install what is missing, build, run the whole test suite
 #   make deps       install missing Debian build/test packages (root)
+#   make bench      measure what uringcheck costs (bench/run.sh, ~10 min)
 #   make install    PREFIX=/usr/local
 #
 OUTPUT    := .output
@@ -24,7 +25,8 @@ PREFIX    ?= /usr/local
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
-TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake
+TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
+	      gnuplot-nox time
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
@@ -34,7 +36,7 @@ UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
-.PHONY: all demo check deps install clean
+.PHONY: all demo check deps install clean bench
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -113,6 +115,10 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@testsuite/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@bench/run.sh
 
 install: uringcheck
 	install -D -m 0755 uringcheck $(DESTDIR)$(PREFIX)/bin/uringcheck

@@ -18,6 +18,7 @@
 #             unperturbed environment, parallel instances
 #   examples  examples/*.c with their fixed twins
 #   fio       Debian's fio, io_uring engine, clean configurations
+#   bench     bench/run.sh --smoke: must run and print its table
 #
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
@@ -537,6 +538,17 @@ fio_check registerfiles --rw=randread --registerfiles=1
 fio_check sqthread-poll --rw=randrw --sqthread_poll=1
 fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 	--registerfiles=1 --sqthread_poll=1
+
+# --- benchmark smoke run (timings are reported, never judged) -------------------
+if want "bench"; then
+	if bench/run.sh --smoke >"$TMP/bench.out" 2>&1 &&
+	   grep -q '^(a) NOP' bench/results/smoke/latest.txt &&
+	   grep -q 'added/request' bench/results/smoke/latest.txt; then
+		pass "bench: smoke run produced its table (timings informational)"
+	else
+		fail "bench: smoke run" "failed or no table" "$TMP/bench.out"
+	fi
+fi
 
 echo
 echo "$passed passed, $failed failed"
