@@ -97,36 +97,14 @@ static __always_inline void read_reg_iovecs(struct uc_call *c, __u32 opcode,
 		return;
 	}
 	c->reg_nr = nr;
-	if (!uvec)
-		return;
-	/* Inline slots, then UC_EV_RANGES continuation records. */
-	{
-		struct iov_walk w = {};
-		__u32 n = nr < UC_INLINE_RANGES ? nr : UC_INLINE_RANGES;
+	if (uvec) {
+		__u32 ninline;
+		int sent = read_iovecs(c->ranges, 0, uvec, nr, c->hdr.tgid, c->seq,
+				       &ninline);
 
-		if (nr > UC_MAX_IOVECS) {
-			stat_inc(UC_STAT_IOVECS_TRUNC);
-			nr = UC_MAX_IOVECS;
-		}
-		for (__u32 i = 0; i < UC_INLINE_RANGES; i++) {
-			if (i >= n)
-				break;
-			if (bpf_probe_read_user(&c->ranges[i], sizeof(struct uc_range),
-						uvec + i)) {
-				stat_inc(UC_STAT_IOVEC_FAULT);
-				return;
-			}
-		}
-		c->nr_inline = n;
-		c->nr_ranges = n;
-		if (nr > n) {
-			w.uvec = uvec + n;
-			w.nr = nr - n;
-			w.tgid = c->hdr.tgid;
-			w.seq = c->seq;
-			bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
-				 send_iov_chunk, &w, 0);
-			c->nr_ranges += (nr - n) - w.nr;
+		if (sent > 0) {
+			c->nr_inline = ninline;
+			c->nr_ranges = sent;
 		}
 	}
 }

@@ -418,47 +418,65 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
 }
 
 /*
- * Put an iovec array's data ranges into the record: the first ones inline
- * from slot @slot, the rest as UC_EV_RANGES records, which are reserved
- * (and so delivered) before the submit record that announces them.
+ * Reads an iovec array's data ranges (at most UC_MAX_IOVECS, the rest
+ * counted): into @inl from slot @slot up to UC_INLINE_RANGES, the rest as
+ * UC_EV_RANGES records for @seq, which are reserved (and so delivered)
+ * before the record that announces them. Returns the ranges sent, inline
+ * and continued, in *@ninline and the return value; -1 if unreadable.
  */
-static __always_inline void add_iovecs(struct uc_submit *s, __u32 slot,
-				       struct uc_range *uvec, __u64 nr)
+static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
+				       struct uc_range *uvec, __u64 nr,
+				       __u32 tgid, __u64 seq, __u32 *ninline)
 {
 	struct iov_walk w = {};
 	__u32 room, n;
 
-	s->flags |= UC_SUB_VECTORED;
 	if (nr > UC_MAX_IOVECS) {
 		stat_inc(UC_STAT_IOVECS_TRUNC);
 		nr = UC_MAX_IOVECS;
 	}
+	*ninline = slot;
 	if (slot >= UC_INLINE_RANGES)
-		return;
+		return slot;
 	room = UC_INLINE_RANGES - slot;
 	n = nr < room ? nr : room;
 	/* One constant-size read per slot keeps the verifier's bounds simple. */
 	for (__u32 i = 0; i < UC_INLINE_RANGES; i++) {
 		if (i >= n)
 			break;
-		if (bpf_probe_read_user(&s->ranges[(slot + i) & (UC_INLINE_RANGES - 1)],
+		if (bpf_probe_read_user(&inl[(slot + i) & (UC_INLINE_RANGES - 1)],
 					sizeof(struct uc_range), uvec + i)) {
 			stat_inc(UC_STAT_IOVEC_FAULT);
-			s->flags |= UC_SUB_IOVEC_FAULT;
-			return;
+			return -1;
 		}
 	}
-	s->nr_inline = slot + n;
-	s->nr_ranges = slot + n;
-	if (nr > n) {
-		w.uvec = uvec + n;
-		w.nr = nr - n;
-		w.tgid = s->hdr.tgid;
-		w.seq = s->seq;
-		bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
-			 send_iov_chunk, &w, 0);
-		s->nr_ranges += (nr - n) - w.nr;
+	*ninline = slot + n;
+	if (nr <= n)
+		return slot + n;
+	w.uvec = uvec + n;
+	w.nr = nr - n;
+	w.tgid = tgid;
+	w.seq = seq;
+	bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
+		 send_iov_chunk, &w, 0);
+	return slot + n + (nr - n) - w.nr;
+}
+
+/* An iovec array's data ranges for the submit record, from slot @slot. */
+static __always_inline void add_iovecs(struct uc_submit *s, __u32 slot,
+				       struct uc_range *uvec, __u64 nr)
+{
+	__u32 ninline;
+	int sent;
+
+	s->flags |= UC_SUB_VECTORED;
+	sent = read_iovecs(s->ranges, slot, uvec, nr, s->hdr.tgid, s->seq, &ninline);
+	if (sent < 0) {
+		s->flags |= UC_SUB_IOVEC_FAULT;
+		return;
 	}
+	s->nr_inline = ninline;
+	s->nr_ranges = sent;
 }
 
 static __always_inline void add_range(struct uc_submit *s, __u64 addr, __u64 len)
