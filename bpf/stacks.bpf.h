@@ -6,6 +6,11 @@
  * space unwinds them offline with DWARF CFI (symbolize/), so programs
  * built without frame pointers get full stacks.
  *
+ * The process's file mappings are sent when it creates a ring (its
+ * libraries are loaded by then; the VMA walk is costly to verify, so it
+ * lives in that one rarely-run program), so stacks symbolize even if the
+ * process exits right after its hazard.
+ *
  * Cost control: every request one io_uring_enter submits shares one call
  * site, so the first request that holds memory takes the capture and the
  * others of that call reuse its id (per-thread state, reset at
@@ -14,24 +19,10 @@
 #ifndef __STACKS_BPF_H
 #define __STACKS_BPF_H
 
-/* A page of slack after the record lets the page-by-page copy below use
- * offsets the verifier can bound simply. */
-struct stack_scratch_val {
-	struct uc_stack st;
-	__u8 slack[4096];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct stack_scratch_val);
-} stack_scratch SEC(".maps");
-
 /* Per thread: the capture of its current io_uring_enter, 0 if none yet. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, 4096);
 	__type(key, __u32);		/* tid */
 	__type(value, __u64);		/* stack id */
 } enter_stack SEC(".maps");
@@ -131,18 +122,19 @@ static __always_inline __u64 capture_stack(__u32 tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	__u32 zero = 0, len = stack_bytes, off = 0;
-	__u64 sp, end = 0;
-	struct stack_scratch_val *sv;
+	__u32 len = stack_bytes, off = 0;
+	__u64 sp, end = 0, id;
 	struct uc_stack *st;
 
 	if (!stack_bytes)
 		return 0;
-	send_mappings(task, tgid);
-	sv = bpf_map_lookup_elem(&stack_scratch, &zero);
-	if (!sv)
+	/* Copied straight into the ring buffer: one copy, at the price of
+	 * reserving the largest record (user space reads only len bytes). */
+	st = bpf_ringbuf_reserve(&events, sizeof(*st), 0);
+	if (!st) {
+		stat_inc(UC_STAT_RINGBUF_LOST);
 		return 0;
-	st = &sv->st;
+	}
 	fill_hdr(&st->hdr, UC_EV_STACK, tgid);
 	st->id = __sync_fetch_and_add(&next_seq, 1);
 	st->regs[0] = BPF_CORE_READ(regs, ip);
@@ -154,38 +146,32 @@ static __always_inline __u64 capture_stack(__u32 tgid)
 	st->regs[6] = BPF_CORE_READ(regs, r14);
 	st->regs[7] = BPF_CORE_READ(regs, r15);
 	/* Stop at the stack's end when the VMA can be looked up (it needs
-	 * the mmap lock, taken only if free); either way copy page by page,
+	 * the mmap lock, taken only if free); either way copy in pieces,
 	 * since one faulting page fails a whole read. */
 	bpf_find_vma(task, sp, vma_end_cb, &end, 0);
 	if (end > sp && end - sp < len)
 		len = end - sp;
 	if (len > UC_STACK_BYTES)
 		len = UC_STACK_BYTES;
-	for (int i = 0; i < UC_STACK_BYTES / 4096 + 1; i++) {
-		__u32 chunk = i ? 4096 : 4096 - (sp & 4095);
+	/* 1 KiB pieces at constant offsets: a fault loses at most the piece
+	 * that crosses into an unmapped page (the outermost frames). */
+	for (int i = 0; i < UC_STACK_BYTES / 1024; i++) {
+		__u32 piece = 1024;
 
-		if (off >= len)
+		if (i * 1024 >= len)
 			break;
-		if (chunk > len - off)
-			chunk = len - off;
-		if (chunk > 4096)
-			chunk = 4096;
-		if (bpf_probe_read_user(st->data + (off & (UC_STACK_BYTES - 1)), chunk,
-					(void *)(sp + off)))
+		if (len - i * 1024 < piece)
+			piece = len - i * 1024;
+		if (bpf_probe_read_user(st->data + i * 1024, piece & 2047,
+					(void *)(sp + i * 1024)))
 			break;
-		off += chunk;
+		off = i * 1024 + piece;
 	}
-	len = off;	/* 0: the registers alone still give frame #0 */
-	if (len > UC_STACK_BYTES)
-		len = UC_STACK_BYTES;
-	st->len = len;
+	st->len = off;	/* 0: the registers alone still give frame #0 */
 	st->pad = 0;
-	if (bpf_ringbuf_output(&events, st, offsetof(struct uc_stack, data) + len,
-			       wakeup_flags())) {
-		stat_inc(UC_STAT_RINGBUF_LOST);
-		return 0;
-	}
-	return st->id;
+	id = st->id;
+	bpf_ringbuf_submit(st, wakeup_flags());
+	return id;
 }
 
 /* The capture for a submission from the current thread's io_uring_enter. */
