@@ -170,7 +170,7 @@ static __always_inline __u64 capture_stack(__u32 tgid)
 	st->len = off;	/* 0: the registers alone still give frame #0 */
 	st->pad = 0;
 	id = st->id;
-	bpf_ringbuf_submit(st, wakeup_flags());
+	bpf_ringbuf_submit(st, wakeup_flags_for(sizeof(*st)));
 	return id;
 }
 

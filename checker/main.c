@@ -169,9 +169,9 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 		report_warning(rep, pid, "%llu malformed events ignored",
 			       (unsigned long long)t->malformed);
 	if (stats)
-		report_warning(rep, pid, "stats: %llu requests submitted, %llu "
-			       "finished, %llu held user memory, %llu events, %llu "
-			       "ends inferred from reuse",
+		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
+			"%llu finished, %llu held user memory, %llu events, %llu "
+			"ends inferred from reuse\n", pid,
 			       (unsigned long long)c[UC_STAT_SUBMITS],
 			       (unsigned long long)c[UC_STAT_DONES],
 			       (unsigned long long)t->requests_seen,

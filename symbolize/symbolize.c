@@ -183,7 +183,14 @@ static int resolve(struct uc_dw *dw, Dwfl_Module *mod, uint64_t look,
 	const char *name = dwfl_module_addrinfo(mod, look, &off, &sym, NULL,
 						NULL, NULL);
 	out[0].function = demangle(dw, name);
-	Dwfl_Line *l = dwfl_module_getsrc(mod, look);
+	/* No function DIE here: trust the line table only for assembly CUs
+	 * (glibc's syscall-template.S). A C CU whose single address range
+	 * spans code of other objects (crt1.o's _start between main and the
+	 * rest) would otherwise lend that code its nearest line. */
+	Dwarf_Addr cu_bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, look, &cu_bias);
+	Dwfl_Line *l = cu && dwarf_srclang(cu) == DW_LANG_Mips_Assembler ?
+		       dwfl_module_getsrc(mod, look) : NULL;
 	if (l) {
 		out[0].file = dwfl_lineinfo(l, NULL, &out[0].line,
 					    &out[0].column, NULL, NULL);

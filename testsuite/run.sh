@@ -277,6 +277,15 @@ stack_check "inlined frames are expanded" "$BIN/inj_read_read" "" \
 	"main testsuite/cases/inj_read_read.c:[0-9]*"
 stack_check "call site of munmap" "$BIN/inj_munmap-inflight_whole" "" \
 	"main testsuite/cases/inj_munmap-inflight_whole.c:[0-9]*"
+if want "stacks: no borrowed lines"; then
+	$UC --log-file="$TMP/st.start.log" "$EX/copy_reuse" /etc/services "$TMP/cs" >/dev/null 2>&1
+	if grep -q ' in _start (copy_reuse+0x' "$TMP/st.start.log" &&
+	   ! grep -q ' in _start .*\.c:' "$TMP/st.start.log"; then
+		pass "stacks: code without line info (crt1's _start) gets no borrowed file:line"
+	else
+		fail "stacks: no borrowed lines" "_start shown with a source line" "$TMP/st.start.log"
+	fi
+fi
 if want "stacks: SQPOLL"; then
 	$UC --log-file="$TMP/st.sq.log" "$BIN/inj_sqpoll" >/dev/null 2>&1
 	if grep -q "<no user stack: submitted by the SQPOLL kernel thread>" "$TMP/st.sq.log"; then
