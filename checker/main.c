@@ -281,6 +281,7 @@ int main(int argc, char **argv)
 
 	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
 	rep.gen_suppressions = opt.gen_suppressions;
+	rep.enabled = opt.hazard_mask;
 	rep.want_sarif = opt.sarif != NULL;
 	rep.want_json = opt.json != NULL || rep.want_sarif;
 	if (opt.srcroot || opt.sarif) {
@@ -345,6 +346,9 @@ int main(int argc, char **argv)
 
 	report_losses(&rep, &sess, &tracker, tgt.pid, opt.stats);
 	report_summary(&rep, tgt.pid);
+	if (report_total(&rep))	/* what the verdict rests on */
+		fprintf(rep.out, "==%u==uringcheck: kernel %s: full support (every "
+			"hook found; see --version)\n", tgt.pid, kern.release);
 	if (opt.json)	/* the target's own status; ours follows from findings */
 		write_json(&rep, opt.json, tgt.pid, opt.target_argv, status, &sess,
 			   &tracker);

@@ -234,7 +234,8 @@ static enum opt_result check(struct uc_options *o)
 			o->stack_size, UC_STACK_BYTES_MAX);
 		return OPT_EXIT_USAGE;
 	}
-	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on"))
+	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on") ||
+	    uc_kinds_parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
 	if (o->reap_lag_ms > 3600 * 1000) {
 		fprintf(stderr, "uringcheck: --reap-lag-ms=%ld: at most one hour\n",

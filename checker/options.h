@@ -21,6 +21,7 @@ struct uc_options {
 #undef OPT
 	int verbose;			/* -v, repeatable */
 	unsigned int fail_mask;		/* parsed fail_on */
+	unsigned int hazard_mask;	/* parsed hazards */
 	char **target_argv;		/* NULL-terminated */
 };
 

@@ -64,7 +64,7 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 		 unsigned int fail_on)
 {
 	*rep = (struct uc_report){ .out = out, .max_reports = max_reports,
-				   .fail_on = fail_on };
+				   .fail_on = fail_on, .enabled = UC_KINDS_ALL };
 	dedup_init(&rep->dedup);
 }
 
@@ -115,6 +115,8 @@ enum { TAKE_SKIP, TAKE_RECORD, TAKE_PRINT };
 static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
 		const char *summary, uint64_t stack)
 {
+	if (!(rep->enabled & UC_KIND_BIT(k)))
+		return TAKE_SKIP;	/* not asked for (--hazards) */
 	if (suppressed(rep, k, stack)) {
 		rep->suppressed[k]++;
 		return TAKE_SKIP;

@@ -158,6 +158,7 @@ struct uc_report {
 	uint64_t suppressed[UC_KIND__COUNT];
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
+	unsigned int enabled;		/* kinds reported at all (--hazards) */
 	uint64_t count[UC_KIND__COUNT];
 	uint64_t printed;
 	uint64_t not_printed;

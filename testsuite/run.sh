@@ -469,6 +469,9 @@ fi
 check_status "--fail-on makes a warning kind fail" 66 $UC --fail-on=reap-lag --reap-lag-ms=50 "$BIN/inj_reap-lag_peek"
 check_status "--fail-on=none keeps the program's status" 0 $UC --fail-on=none "$BIN/inj_read_read"
 check_status "--fail-on with an unknown kind is a usage error" 2 $UC --fail-on=overlapp true
+check_status "--hazards leaves other kinds out" 0 $UC --hazards=dropped,munmap-inflight "$BIN/inj_read_read"
+check_status "--hazards keeps the kinds it names" 66 $UC --hazards=overlap "$BIN/inj_read_read"
+check_status "--hazards with an unknown kind is a usage error" 2 $UC --hazards=nope true
 if want "runner: unknown kind message"; then
 	$UC --fail-on=overlapp true 2>"$TMP/k.err"
 	if grep -q "unknown kind 'overlapp'; valid kinds: overlap bufreg-lifetime munmap-inflight dropped unreaped-cqe reap-lag" "$TMP/k.err"; then
