@@ -106,6 +106,10 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	bpf_map__set_max_entries(skel->maps.events,
 				 (uint32_t)o->event_buffer_mb << 20);
 	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);
+	/* Verification is most of start-up: load only what the options use. */
+	bpf_program__set_autoload(skel->progs.uc_liburing_call,
+				  o->liburing_uprobes && o->reap_lag_ms);
+	bpf_program__set_autoload(skel->progs.uc_reap_sampler, o->reap_lag_ms != 0);
 
 	err = uringcheck_bpf__load(skel);
 	if (err) {
