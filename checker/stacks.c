@@ -143,7 +143,6 @@ void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size
 	if (m && !uc_maps_find(m, c->regs.ip))
 		m = uc_maps_cache_refresh(s->maps, c->tgid);
 	c->maps = m ? uc_maps_ref(m) : NULL;
-	s->captures++;
 	capture_free(u64map_put(&s->by_id, ev->id, c));
 }
 

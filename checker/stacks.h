@@ -20,7 +20,7 @@ struct uc_stacks {
 	struct u64map by_id;		/* id -> struct uc_capture */
 	struct u64map pending_maps;	/* tgid -> mappings before a stack */
 	struct uc_maps_cache *maps;
-	uint64_t captures, unavailable;
+	uint64_t unavailable;		/* stacks asked for but gone */
 };
 
 struct uc_stack;

@@ -158,25 +158,22 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		t->missed_ends++;
 		request_drop(t, stale);
 	}
+	if (!r->nr_nodes) {
+		/* Nothing to remember (a drain barrier, a provided-buffer
+		 * read): its DONE will simply find nothing. */
+		request_free(t, r);
+		return;
+	}
 	u64map_put(&t->requests, s->seq, r);
 	/* A zero-copy send's request may be recycled while its notification
 	 * still holds the buffer, so its address identifies nothing. */
 	if (!(s->flags & UC_SUB_ZC_NOTIF))
 		u64map_put(&t->by_req, s->req, (void *)(uintptr_t)s->seq);
 
-	if (r->nr_nodes) {
-		overlap_check(t, r);
-		for (uint32_t i = 0; i < r->nr_nodes; i++)
-			itree_insert(&r->as->ranges, &r->nodes[i]);
-		r->as->inflight++;
-		if (r->as->inflight > r->as->peak_inflight)
-			r->as->peak_inflight = r->as->inflight;
-	}
-	if (!r->nr_nodes) {
-		/* Nothing to remember (a drain barrier, a provided-buffer
-		 * read): its DONE will simply find nothing. */
-		request_drop(t, r);
-	}
+	overlap_check(t, r);
+	for (uint32_t i = 0; i < r->nr_nodes; i++)
+		itree_insert(&r->as->ranges, &r->nodes[i]);
+	r->as->inflight++;
 }
 
 struct uc_range *tracker_take_ranges(struct uc_tracker *t, uint64_t seq,

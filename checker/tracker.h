@@ -29,7 +29,6 @@ struct uc_aspace {
 	uint32_t generation;		/* bumped by exec */
 	struct itree ranges;		/* in-flight ranges of this image */
 	size_t inflight;		/* requests in flight with ranges */
-	size_t peak_inflight;
 };
 
 /* A registered buffer slot (from the iovecs passed at registration). */
