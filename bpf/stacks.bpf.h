@@ -117,8 +117,10 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
-/* Captures the current thread's user stack; returns its id, 0 if off. */
-static __always_inline __u64 capture_stack(__u32 tgid)
+/* Captures the current thread's user stack; returns its id, 0 if off.
+ * Global: verified once per program, not once per caller state (it is
+ * reached from several places in the syscall and submit programs). */
+__noinline __u64 capture_stack(__u32 tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);

@@ -34,7 +34,7 @@
 /* tracked value once a process teardown has been reported */
 #define TRACKED_TEARING_DOWN	2
 
-static __always_inline void teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail);
+__noinline int teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail);
 
 /* struct file's reference count: f_ref since v6.13 (file_ref_t, 0 means
  * one reference), f_count (atomic_long_t) before. */
@@ -69,12 +69,15 @@ static __always_inline __u64 fd_to_ring(int fd, bool *last)
 	return ring;
 }
 
-static __always_inline void read_reg_iovecs(struct uc_call *c, __u32 opcode,
-					    __u64 arg, __u32 nr_args)
+/* Global for the same reason as classify(): verified once, alone. */
+__noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
+			       __u32 nr_args)
 {
 	struct uc_range *uvec = NULL;
 	__u32 nr = 0;
 
+	if (!c)
+		return 0;
 	if (opcode == UC_REG_BUFFERS) {
 		uvec = (struct uc_range *)arg;
 		nr = nr_args;
@@ -82,19 +85,19 @@ static __always_inline void read_reg_iovecs(struct uc_call *c, __u32 opcode,
 		struct io_uring_rsrc_register r = {};
 
 		if (bpf_probe_read_user(&r, sizeof(r), (void *)arg))
-			return;
+			return 0;
 		uvec = (struct uc_range *)r.data;	/* NULL: sparse table */
 		nr = r.nr;
 	} else if (opcode == UC_REG_BUFFERS_UPDATE) {
 		struct io_uring_rsrc_update2 u = {};
 
 		if (bpf_probe_read_user(&u, sizeof(u), (void *)arg))
-			return;
+			return 0;
 		uvec = (struct uc_range *)u.data;
 		nr = u.nr;
 		c->reg_offset = u.offset;
 	} else {
-		return;
+		return 0;
 	}
 	c->reg_nr = nr;
 	if (uvec) {
@@ -107,6 +110,7 @@ static __always_inline void read_reg_iovecs(struct uc_call *c, __u32 opcode,
 			c->nr_ranges = sent;
 		}
 	}
+	return 0;
 }
 
 struct {

@@ -123,6 +123,8 @@ struct {
 
 __u64 next_seq = 1;
 
+#define UC_EEXIST	17	/* errno: no libc headers in BPF code */
+
 /* Wake the reader only when a good amount is waiting; it also polls on a
  * short timer, so batching costs latency, never events. */
 #define WAKEUP_BYTES	(256 << 10)
@@ -175,13 +177,22 @@ static __always_inline void ev_submit(void *e)
 	bpf_ringbuf_submit(e, wakeup_flags_for(64));
 }
 
-static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
+/* A header stamped with a clock time the caller already read: on the
+ * per-request path each clock read is a measurable share of the cost
+ * (a paravirtual clock in VMs), so it is read once per event. */
+static __always_inline void fill_hdr_at(struct uc_hdr *h, __u32 type, __u32 tgid,
+					__u64 ts)
 {
 	h->type = type;
 	h->tgid = tgid;
 	h->tid = (__u32)bpf_get_current_pid_tgid();
 	h->pad = 0;
-	h->ts = bpf_ktime_get_ns();
+	h->ts = ts;
+}
+
+static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
+{
+	fill_hdr_at(h, type, tgid, bpf_ktime_get_ns());
 }
 
 static __always_inline bool current_tracked(__u32 *tgid)
@@ -331,7 +342,7 @@ static __always_inline void quiet_add(__u64 ring, __s64 n)
  * another ring at the same address is someone else's.
  */
 static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
-					__u32 cflags, __u32 how)
+					__u32 cflags, __u32 how, __u64 *now)
 {
 	struct inflight_val *v = bpf_map_lookup_elem(&inflight, &req);
 	struct inflight_val copy;
@@ -351,7 +362,10 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	e = ev_reserve(sizeof(*e));
 	if (!e)
 		return;
-	fill_hdr(&e->hdr, UC_EV_DONE, 0);
+	/* *now: the caller's clock reading, taken here if it has none. */
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, *now);
 	e->seq = copy.seq;
 	e->ctx = copy.ctx;
 	e->res = res;
@@ -364,6 +378,7 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 struct list_walk {
 	void *node;			/* struct io_wq_work_node * */
 	__u64 ring;
+	__u64 now;
 };
 
 static long end_listed(__u64 i, struct list_walk *w)
@@ -377,7 +392,7 @@ static long end_listed(__u64 i, struct list_walk *w)
 	/* REISSUE requests go back to io-wq and finish later. */
 	if (!(req_flags(req) & reissue_flag))
 		end_request((__u64)req, w->ring, BPF_CORE_READ(req, cqe.res),
-			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED);
+			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED, &w->now);
 	w->node = BPF_CORE_READ(node, next);
 	return 0;
 }
@@ -410,37 +425,49 @@ static __always_inline void maybe_walk_lists(struct io_ring_ctx *ring)
 
 /* ---- submission ------------------------------------------------------ */
 
+/*
+ * The continuation records of one iovec array. The callback derives
+ * everything from the iteration number and this context, which it never
+ * changes (but to note where it stopped): the verifier checks bpf_loop
+ * callbacks like loop bodies, and a context that changed every iteration
+ * kept it from converging (thousands of states, tens of milliseconds of
+ * start-up, for the three callers inlined in classify()).
+ */
 struct iov_walk {
-	struct uc_range *uvec;		/* user iovec array */
-	__u32 nr;			/* iovecs left to send */
+	struct uc_range *uvec;		/* first iovec not sent inline */
+	__u32 nr;			/* iovecs to send */
+	__u32 sent;			/* of those, sent (nr unless stopped) */
 	__u32 tgid;
+	__u32 pad;
 	__u64 seq;
 };
 
-/* One continuation record of up to UC_CHUNK_RANGES iovecs. */
+/* Continuation record @i: iovecs [i * UC_CHUNK_RANGES, +UC_CHUNK_RANGES). */
 static long send_iov_chunk(__u64 i, struct iov_walk *w)
 {
+	__u32 first = i * UC_CHUNK_RANGES, n;
 	struct uc_ranges *e;
-	__u32 n = w->nr;
 
-	if (n == 0)
+	if (first >= w->nr)
 		return 1;
+	n = w->nr - first;
 	if (n > UC_CHUNK_RANGES)
 		n = UC_CHUNK_RANGES;
 	e = ev_reserve(sizeof(*e));
-	if (!e)
+	if (!e) {
+		w->sent = first;
 		return 1;
+	}
 	fill_hdr(&e->hdr, UC_EV_RANGES, w->tgid);
 	e->seq = w->seq;
 	e->nr = n;
 	e->pad = 0;
-	if (bpf_probe_read_user(e->ranges, n * sizeof(struct uc_range), w->uvec)) {
+	if (bpf_probe_read_user(e->ranges, n * sizeof(struct uc_range),
+				w->uvec + first)) {
 		stat_inc(UC_STAT_IOVEC_FAULT);
 		e->nr = 0;
 	}
 	ev_submit(e);
-	w->uvec += n;
-	w->nr -= n;
 	return 0;
 }
 
@@ -482,11 +509,12 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 		return slot + n;
 	w.uvec = uvec + n;
 	w.nr = nr - n;
+	w.sent = w.nr;
 	w.tgid = tgid;
 	w.seq = seq;
 	bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
 		 send_iov_chunk, &w, 0);
-	return slot + n + (nr - n) - w.nr;
+	return slot + n + w.sent;
 }
 
 /* An iovec array's data ranges for the submit record, from slot @slot. */
@@ -536,12 +564,24 @@ static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sin
 	add_iovecs(s, s->nr_inline, (struct uc_range *)m.msg_iov, m.msg_iovlen);
 }
 
-/* Fill direction and ranges from the prepared request. */
-static __always_inline void classify(struct uc_submit *s, struct io_kiocb *req,
-				     __u64 rflags)
+/*
+ * Fill direction and ranges from the prepared request.
+ *
+ * A global (not inlined) function: the verifier checks it once, on its
+ * own, instead of once for every state the caller reaches it in. Inlined,
+ * the per-opcode branches multiplied the submit program's states: it took
+ * ~40 ms to verify, a quarter of uringcheck's start-up.
+ */
+__noinline int classify(struct uc_submit *s, __u64 rflags)
 {
 	bool bsel = rflags & UC_IOSQE_BUFFER_SELECT;
-	__u32 op = s->opcode;
+	struct io_kiocb *req;
+	__u32 op;
+
+	if (!s)
+		return 0;
+	req = (struct io_kiocb *)s->req;
+	op = s->opcode;
 
 	switch (op) {
 	case IORING_OP_READ:
@@ -566,12 +606,12 @@ static __always_inline void classify(struct uc_submit *s, struct io_kiocb *req,
 		s->direction = UC_DIR_SOURCE;
 		break;
 	default:
-		return;
+		return 0;
 	}
 	if (bsel) {
 		/* The kernel picks a provided buffer at issue time. */
 		s->flags |= UC_SUB_BUFFER_SELECT;
-		return;
+		return 0;
 	}
 
 	switch (op) {
@@ -625,64 +665,76 @@ static __always_inline void classify(struct uc_submit *s, struct io_kiocb *req,
 		break;
 	}
 	}
+	return 0;
 }
 
+/*
+ * The per-request path: this program and uc_complete run in the
+ * submitting and completing threads for every request, so they are kept
+ * lean: tp_btf arguments are read with direct loads (no helper call per
+ * field), the clock is read once, and each map is looked up once.
+ */
 SEC("tp_btf/io_uring_submit_req")
 int BPF_PROG(uc_submit, struct io_kiocb *req)
 {
 	struct inflight_val v = {};
 	struct io_ring_ctx *ring;
 	struct io_kiocb *head;
+	struct ring_info *ri;
 	struct uc_submit *s;
-	__u64 key = (__u64)req, rflags;
+	__u64 key = (__u64)req, rflags, ring_key, now;
 	__u32 tgid, zero = 0;
+	long err;
 
 	if (!current_tracked(&tgid))
 		return 0;
-	ring = BPF_CORE_READ(req, ctx);
-	if (!bpf_map_lookup_elem(&rings, &ring)) {
+	ring = req->ctx;
+	ring_key = (__u64)ring;
+	ri = bpf_map_lookup_elem(&rings, &ring_key);
+	if (!ri) {
 		/* A ring we did not see created (inherited or received). */
-		ring_track((__u64)ring, tgid, -1, BPF_CORE_READ(ring, flags), 0, 0);
+		ring_track(ring_key, tgid, -1, ring->flags, 0, 0);
+		ri = bpf_map_lookup_elem(&rings, &ring_key);
 	}
 	stat_inc(UC_STAT_SUBMITS);
 
+	now = bpf_ktime_get_ns();
 	v.seq = __sync_fetch_and_add(&next_seq, 1);
-	v.ctx = (__u64)ring;
-	v.user_data = BPF_CORE_READ(req, cqe.user_data);
-	v.ts = bpf_ktime_get_ns();
+	v.ctx = ring_key;
+	v.user_data = req->cqe.user_data;
+	v.ts = now;
 	v.tgid = tgid;
 	v.tid = (__u32)bpf_get_current_pid_tgid();
-	v.opcode = BPF_CORE_READ(req, opcode);
-	rflags = req_flags(req);
+	v.opcode = req->opcode;
+	rflags = req->flags;
 
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
 	if (!s)
 		return 0;
 	__builtin_memset(s, 0, sizeof(*s));
-	fill_hdr(&s->hdr, UC_EV_SUBMIT, tgid);
-	s->hdr.ts = v.ts;
+	fill_hdr_at(&s->hdr, UC_EV_SUBMIT, tgid, now);
 	s->seq = v.seq;
 	s->req = key;
-	s->ctx = (__u64)ring;
+	s->ctx = ring_key;
 	s->opcode = v.opcode;
 	s->sqe_flags = rflags & 0xff;
 	if (rflags & UC_IOSQE_IO_DRAIN)
 		s->flags |= UC_SUB_DRAIN;
 
-	classify(s, req, rflags);
+	classify(s, rflags);
 
 	if (s->nr_ranges || (s->flags & UC_SUB_DRAIN)) {
 		v.flags |= INF_REPORTED;
 		s->user_data = v.user_data;
-		s->buf_index = BPF_CORE_READ(req, buf_index);
-		if (BPF_CORE_READ(bpf_get_current_task_btf(), flags) & UC_PF_IO_WORKER)
+		s->buf_index = req->buf_index;
+		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER)
 			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
 		else
 			s->stack_id = v.stack_id = submit_stack(tgid);
 
 		/* Link chains: the kernel appends to submit_state.link after
 		 * this tracepoint, so a non-empty head means "joins it". */
-		head = ctx_link_head(ring);
+		head = ring->submit_state.link.head;
 		if (head) {
 			__u64 hkey = (__u64)head;
 			struct inflight_val *hv = bpf_map_lookup_elem(&inflight, &hkey);
@@ -715,13 +767,21 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	}
 	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) {
 		v.flags |= INF_QUIET;
-		quiet_add((__u64)ring, 1);
+		if (ri)
+			__sync_fetch_and_add(&ri->quiet_inflight, 1);
 	}
-	/* The kernel reuses a request slot only after the request ended. */
-	end_request(key, 0, 0, 0, UC_DONE_REUSED);
-	if (bpf_map_update_elem(&inflight, &key, &v, BPF_ANY))
+	/* The kernel reuses a request slot only after the request ended, so
+	 * an entry already there belongs to a request that ended unseen.
+	 * Trying the insert first spares the common case a lookup. */
+	err = bpf_map_update_elem(&inflight, &key, &v, BPF_NOEXIST);
+	if (err == -UC_EEXIST) {
+		end_request(key, 0, 0, 0, UC_DONE_REUSED, &now);
+		err = bpf_map_update_elem(&inflight, &key, &v, BPF_ANY);
+	}
+	if (err)
 		stat_inc(UC_STAT_INFLIGHT_FULL);
-	maybe_walk_lists(ring);
+	if (ri && ri->quiet_inflight > 0)
+		walk_finished(ring);
 	return 0;
 }
 
@@ -734,20 +794,23 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
 	 * their intermediate CQEs as auxiliary ones. */
-	__u64 key = (__u64)ring;
+	__u64 key = (__u64)ring, now = 0;
 	struct ring_info *ri;
 
+	/* Not only rings still in the table: a ring forgotten at its
+	 * teardown still ends its requests as the kernel cancels them. */
 	if (req)
-		end_request((__u64)req, key, BPF_CORE_READ(cqe, res),
-			    BPF_CORE_READ(cqe, flags), UC_DONE_CQE);
+		end_request((__u64)req, key, cqe->res, cqe->flags, UC_DONE_CQE, &now);
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
 	if (reap_lag_ns) {
+		if (!now)
+			now = bpf_ktime_get_ns();
 		/* The CQE just filled sits at cached_cq_tail - 1. */
-		__u32 pos = BPF_CORE_READ(ring, cached_cq_tail) - 1;
+		__u32 pos = ring->cached_cq_tail - 1;
 
-		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = bpf_ktime_get_ns();
+		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = now;
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
 	}
 	if (ri->quiet_inflight > 0)
