@@ -107,7 +107,7 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 SEC("perf_event")
 int uc_reap_sampler(void *ctx)
 {
-	struct sample_ctx sc = { .now = bpf_ktime_get_ns() };
+	struct sample_ctx sc = { .now = lag_clock() };
 
 	if (reap_lag_ns)
 		bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
@@ -124,7 +124,7 @@ int uc_reap_sampler(void *ctx)
 SEC("uprobe")
 int uc_liburing_call(void *ctx)
 {
-	struct sample_ctx sc = { .now = bpf_ktime_get_ns(), .at_call = 1 };
+	struct sample_ctx sc = { .now = lag_clock(), .at_call = 1 };
 
 	if (!reap_lag_ns || !current_tracked(&sc.tgid))
 		return 0;

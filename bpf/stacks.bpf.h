@@ -13,19 +13,11 @@
  *
  * Cost control: every request one io_uring_enter submits shares one call
  * site, so the first request that holds memory takes the capture and the
- * others of that call reuse its id (per-thread state, reset at
- * sys_enter of io_uring_enter). Requests without memory take none.
+ * others of that call reuse its id (enter_state, reset at sys_enter of
+ * io_uring_enter). Requests without memory take none.
  */
 #ifndef __STACKS_BPF_H
 #define __STACKS_BPF_H
-
-/* Per thread: the capture of its current io_uring_enter, 0 if none yet. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);		/* tid */
-	__type(value, __u64);		/* stack id */
-} enter_stack SEC(".maps");
 
 /* Processes whose mappings were sent since their last exec. */
 struct {
@@ -176,27 +168,18 @@ __noinline __u64 capture_stack(__u32 tgid)
 	return id;
 }
 
-/* The capture for a submission from the current thread's io_uring_enter. */
-static __always_inline __u64 submit_stack(__u32 tgid)
+/* The capture for a submission from the current thread's io_uring_enter
+ * (@es: that call's state, NULL for SQPOLL and io-wq threads). */
+static __always_inline __u64 submit_stack(__u32 tgid, struct enter_state *es)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 *cur = bpf_map_lookup_elem(&enter_stack, &tid), id;
+	__u64 id;
 
-	if (cur && *cur)
-		return *cur;
+	if (es && es->stack_id)
+		return es->stack_id;
 	id = capture_stack(tgid);
-	if (cur)
-		*cur = id;
+	if (es)
+		es->stack_id = id;
 	return id;
-}
-
-/* A new io_uring_enter: the previous call's capture no longer applies. */
-static __always_inline void enter_begins(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 none = 0;
-
-	bpf_map_update_elem(&enter_stack, &tid, &none, BPF_ANY);
 }
 
 #endif /* __STACKS_BPF_H */

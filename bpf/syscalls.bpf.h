@@ -128,7 +128,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
-		if (stack_bytes && current_tracked(&tgid))
+		if (current_tracked(&tgid))
 			enter_begins();
 		return 0;
 	case UC_NR_MUNMAP:

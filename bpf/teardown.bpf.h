@@ -93,7 +93,7 @@ static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	r = BPF_CORE_READ(ring, rings);
 	/* A late CQE consumed since the last sample is reported now: the
 	 * sampler will not see this ring again. */
-	lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head), bpf_ktime_get_ns(), false);
+	lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head), lag_clock(), false);
 	ready = BPF_CORE_READ(r, cq.tail) - BPF_CORE_READ(r, cq.head);
 	over = overflow_count(ring);
 	if (!ready && !over)

@@ -125,9 +125,27 @@ __u64 next_seq = 1;
 
 #define UC_EEXIST	17	/* errno: no libc headers in BPF code */
 
-/* Wake the reader only when a good amount is waiting; it also polls on a
- * short timer, so batching costs latency, never events. */
-#define WAKEUP_BYTES	(256 << 10)
+/*
+ * The clock reap lag is timed with. It is read for every CQE posted, and
+ * a precise clock read is ~20 ns there; a threshold of tens of
+ * milliseconds does not need better than a scheduler tick, so with a
+ * threshold of at least 10 ticks it is jiffies (a memory read). CONFIG_HZ
+ * comes from the kernel's config (libbpf: /proc/config.gz or /boot);
+ * without it, or for short thresholds, the precise clock.
+ */
+extern unsigned long CONFIG_HZ __kconfig __weak;
+
+static __always_inline __u64 lag_clock(void)
+{
+	if (CONFIG_HZ && reap_lag_ns >= 10 * (1000000000ULL / CONFIG_HZ))
+		return bpf_jiffies64() * (1000000000ULL / CONFIG_HZ);
+	return bpf_ktime_get_ns();
+}
+
+/* Wake the reader once for every 2^wakeup_shift bytes produced (user
+ * space sets an eighth of the buffer); it also polls on a short timer,
+ * so batching costs latency, never events. */
+const volatile __u32 wakeup_shift = 21;
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -147,26 +165,27 @@ static __always_inline void *ev_reserve(__u64 size)
 }
 
 /*
- * Wake the reader when the data waiting crosses a multiple of
- * WAKEUP_BYTES with this record, not for every record above it: while
- * the reader catches up, a forced wake-up per event (an interrupt each)
- * was the largest single cost in the benchmark. @size is the record's.
+ * Force a wake-up when the producer position crosses a multiple of the
+ * wake-up step with this record, and never otherwise. Judged on the
+ * data waiting (producer - consumer), the test fired again and again
+ * while the reader drained the buffer around a step, each firing an
+ * interrupt in the submitting thread: the largest single cost in the
+ * benchmark. The producer position only grows. @size: the record's.
  */
 static __always_inline __u64 wakeup_flags_for(__u64 size)
 {
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	__u64 prod = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
 
-	if (avail >= size && avail / WAKEUP_BYTES != (avail - size) / WAKEUP_BYTES)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
+	return (prod >> wakeup_shift) != ((prod - size) >> wakeup_shift) ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* For bpf_ringbuf_output(): the record is not yet counted in avail. */
+/* For bpf_ringbuf_output(): the record is not yet produced. */
 static __always_inline __u64 wakeup_flags_output(__u64 size)
 {
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + size;
+	__u64 prod = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
 
-	return avail / WAKEUP_BYTES != (avail - size) / WAKEUP_BYTES ?
+	return ((prod + size) >> wakeup_shift) != (prod >> wakeup_shift) ?
 	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
@@ -199,6 +218,39 @@ static __always_inline bool current_tracked(__u32 *tgid)
 {
 	*tgid = bpf_get_current_pid_tgid() >> 32;
 	return bpf_map_lookup_elem(&tracked, tgid) != NULL;
+}
+
+/*
+ * Per thread, its current io_uring_enter: when it began and the stack
+ * captured for it. Every request that call submits is stamped with that
+ * time (within microseconds of its own submission: io_uring submits at
+ * the start of the call), and shares the capture: one clock read and one
+ * capture per call instead of per request. Task-local storage, found
+ * from the task itself without hashing.
+ */
+struct enter_state {
+	__u64 ts;			/* bpf_ktime_get_ns() at sys_enter */
+	__u64 stack_id;			/* capture for this call, 0 if none yet */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct enter_state);
+} enter_states SEC(".maps");
+
+/* A new io_uring_enter of a tracked thread. */
+static __always_inline void enter_begins(void)
+{
+	struct enter_state *es = bpf_task_storage_get(&enter_states,
+				bpf_get_current_task_btf(), 0,
+				BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (es) {
+		es->ts = bpf_ktime_get_ns();
+		es->stack_id = 0;
+	}
 }
 
 #include "stacks.bpf.h"
@@ -342,7 +394,7 @@ static __always_inline void quiet_add(__u64 ring, __s64 n)
  * another ring at the same address is someone else's.
  */
 static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
-					__u32 cflags, __u32 how, __u64 *now)
+					__u32 cflags, __u32 how)
 {
 	struct inflight_val *v = bpf_map_lookup_elem(&inflight, &req);
 	struct inflight_val copy;
@@ -362,10 +414,9 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	e = ev_reserve(sizeof(*e));
 	if (!e)
 		return;
-	/* *now: the caller's clock reading, taken here if it has none. */
-	if (!*now)
-		*now = bpf_ktime_get_ns();
-	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, *now);
+	/* Nothing is timed from an end, and a clock read is a measurable
+	 * share of this path: ends are not stamped (hdr.ts 0). */
+	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, 0);
 	e->seq = copy.seq;
 	e->ctx = copy.ctx;
 	e->res = res;
@@ -378,7 +429,6 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 struct list_walk {
 	void *node;			/* struct io_wq_work_node * */
 	__u64 ring;
-	__u64 now;
 };
 
 static long end_listed(__u64 i, struct list_walk *w)
@@ -392,7 +442,7 @@ static long end_listed(__u64 i, struct list_walk *w)
 	/* REISSUE requests go back to io-wq and finish later. */
 	if (!(req_flags(req) & reissue_flag))
 		end_request((__u64)req, w->ring, BPF_CORE_READ(req, cqe.res),
-			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED, &w->now);
+			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED);
 	w->node = BPF_CORE_READ(node, next);
 	return 0;
 }
@@ -678,6 +728,7 @@ SEC("tp_btf/io_uring_submit_req")
 int BPF_PROG(uc_submit, struct io_kiocb *req)
 {
 	struct inflight_val v = {};
+	struct enter_state *es = NULL;
 	struct io_ring_ctx *ring;
 	struct io_kiocb *head;
 	struct ring_info *ri;
@@ -698,7 +749,11 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	}
 	stat_inc(UC_STAT_SUBMITS);
 
-	now = bpf_ktime_get_ns();
+	/* SQPOLL and io-wq threads submit outside any io_uring_enter. */
+	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
+					  0, 0);
+	now = es && es->ts ? es->ts : bpf_ktime_get_ns();
 	v.seq = __sync_fetch_and_add(&next_seq, 1);
 	v.ctx = ring_key;
 	v.user_data = req->cqe.user_data;
@@ -730,7 +785,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER)
 			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
 		else
-			s->stack_id = v.stack_id = submit_stack(tgid);
+			s->stack_id = v.stack_id = submit_stack(tgid, es);
 
 		/* Link chains: the kernel appends to submit_state.link after
 		 * this tracepoint, so a non-empty head means "joins it". */
@@ -775,7 +830,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	 * Trying the insert first spares the common case a lookup. */
 	err = bpf_map_update_elem(&inflight, &key, &v, BPF_NOEXIST);
 	if (err == -UC_EEXIST) {
-		end_request(key, 0, 0, 0, UC_DONE_REUSED, &now);
+		end_request(key, 0, 0, 0, UC_DONE_REUSED);
 		err = bpf_map_update_elem(&inflight, &key, &v, BPF_ANY);
 	}
 	if (err)
@@ -794,23 +849,21 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
 	 * their intermediate CQEs as auxiliary ones. */
-	__u64 key = (__u64)ring, now = 0;
+	__u64 key = (__u64)ring;
 	struct ring_info *ri;
 
 	/* Not only rings still in the table: a ring forgotten at its
 	 * teardown still ends its requests as the kernel cancels them. */
 	if (req)
-		end_request((__u64)req, key, cqe->res, cqe->flags, UC_DONE_CQE, &now);
+		end_request((__u64)req, key, cqe->res, cqe->flags, UC_DONE_CQE);
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
 	if (reap_lag_ns) {
-		if (!now)
-			now = bpf_ktime_get_ns();
 		/* The CQE just filled sits at cached_cq_tail - 1. */
 		__u32 pos = ring->cached_cq_tail - 1;
 
-		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = now;
+		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock();
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
 	}
 	if (ri->quiet_inflight > 0)

@@ -105,6 +105,11 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	skel->rodata->stack_bytes = (uint32_t)o->stack_size;
 	bpf_map__set_max_entries(skel->maps.events,
 				 (uint32_t)o->event_buffer_mb << 20);
+	/* Woken once per eighth of the buffer produced (the event loop
+	 * also polls every 20 ms): at the 16 MiB default, 2 MiB. */
+	skel->rodata->wakeup_shift = 20 - 3;
+	for (long mb = o->event_buffer_mb; mb > 1; mb >>= 1)
+		skel->rodata->wakeup_shift++;
 	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);
 	/* Verification is most of start-up: load only what the options use. */
 	bpf_program__set_autoload(skel->progs.uc_liburing_call,
