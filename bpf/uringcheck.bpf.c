@@ -733,11 +733,21 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	struct io_kiocb *head;
 	struct ring_info *ri;
 	struct uc_submit *s;
-	__u64 key = (__u64)req, rflags, ring_key, now;
-	__u32 tgid, zero = 0;
+	__u64 key = (__u64)req, rflags, ring_key, now, size;
+	__u32 tgid, zero = 0, nr_inline;
 	long err;
 
-	if (!current_tracked(&tgid))
+	/* A thread with an enter_state is one of ours (it is created only
+	 * for tracked processes, and dies with the thread): that spares the
+	 * tracked-table lookup. SQPOLL and io-wq threads submit outside any
+	 * io_uring_enter and have none; neither does a thread whose state
+	 * could not be allocated. */
+	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
+					  0, 0);
+	if (es)
+		tgid = bpf_get_current_pid_tgid() >> 32;
+	else if (!current_tracked(&tgid))
 		return 0;
 	ring = req->ctx;
 	ring_key = (__u64)ring;
@@ -749,10 +759,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	}
 	stat_inc(UC_STAT_SUBMITS);
 
-	/* SQPOLL and io-wq threads submit outside any io_uring_enter. */
-	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
-		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
-					  0, 0);
 	now = es && es->ts ? es->ts : bpf_ktime_get_ns();
 	v.seq = __sync_fetch_and_add(&next_seq, 1);
 	v.ctx = ring_key;
@@ -766,7 +772,8 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
 	if (!s)
 		return 0;
-	__builtin_memset(s, 0, sizeof(*s));
+	/* ranges[] are written before they are counted: not cleared. */
+	__builtin_memset(s, 0, offsetof(struct uc_submit, ranges));
 	fill_hdr_at(&s->hdr, UC_EV_SUBMIT, tgid, now);
 	s->seq = v.seq;
 	s->req = key;
@@ -816,8 +823,13 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 					stat_inc(UC_STAT_INFLIGHT_FULL);
 			}
 		}
-		if (bpf_ringbuf_output(&events, s, sizeof(*s),
-				       wakeup_flags_output(sizeof(*s))))
+		/* Only the inline ranges used are sent. */
+		nr_inline = s->nr_inline;
+		if (nr_inline > UC_INLINE_RANGES)
+			nr_inline = UC_INLINE_RANGES;
+		size = offsetof(struct uc_submit, ranges) +
+		       nr_inline * sizeof(struct uc_range);
+		if (bpf_ringbuf_output(&events, s, size, wakeup_flags_output(size)))
 			stat_inc(UC_STAT_RINGBUF_LOST);
 	}
 	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) {

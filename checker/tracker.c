@@ -2,6 +2,7 @@
 #include "tracker.h"
 
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "xalloc.h"
@@ -275,11 +276,19 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	if (size < sizeof(*h))
 		goto bad;
 	switch (h->type) {
-	case UC_EV_SUBMIT:
-		if (size < sizeof(struct uc_submit))
+	case UC_EV_SUBMIT: {
+		/* Sent without the inline range slots it does not use. */
+		const size_t fixed = offsetof(struct uc_submit, ranges);
+		const struct uc_submit *s = data;
+		struct uc_submit full = { 0 };
+
+		if (size < fixed || s->nr_inline > UC_INLINE_RANGES ||
+		    size < fixed + s->nr_inline * sizeof(struct uc_range))
 			goto bad;
-		on_submit(t, data);
+		memcpy(&full, data, size < sizeof(full) ? size : sizeof(full));
+		on_submit(t, &full);
 		break;
+	}
 	case UC_EV_RANGES:
 		if (size < sizeof(struct uc_ranges))
 			goto bad;
