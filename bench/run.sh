@@ -27,6 +27,8 @@
 #   (d) fio, 4 KiB sequential writes, fsync after each
 #   (e) start-up: bench/trivial.c (one ring, one NOP), launch to exit
 #   (f) 8 instances in parallel, each on its own NOP workload
+#   (g) (c) under uringcheck --stack-size=0 (A) and with default stacks (B):
+#       what stack capture costs per request
 # then untimed diagnostics: isolation of parallel instances, uringcheck's
 # peak memory, per-BPF-program cost (kernel.bpf_stats_enabled), BPF load
 # and attach time, and (full runs, if perf works) a CPU profile.
@@ -299,7 +301,7 @@ fio_args() {			# WORKLOAD
 	b) echo --name=randread_qd32 --filename="$RFILE" --rw=randread --invalidate=0 \
 		--norandommap --iodepth=32 --iodepth_batch_submit=32 \
 		--iodepth_batch_complete_min=32 ;;
-	c) echo --name=randread_qd1 --filename="$RFILE" --rw=randread --invalidate=0 \
+	c|g) echo --name=randread_qd1 --filename="$RFILE" --rw=randread --invalidate=0 \
 		--norandommap --iodepth=1 ;;
 	d) echo --name=write_fsync --filename="$WFILE" --size=${WRITE_MB}m --rw=write \
 		--iodepth=1 --fsync=1 ;;
@@ -307,15 +309,17 @@ fio_args() {			# WORKLOAD
 }
 run_fio() {			# WORKLOAD MODE ROUND
 	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc field ops
-	local args
+	local args extra=()
 	read -r -a args <<<"$(fio_args "$w")"
-	if [ "$mode" = plain ]; then
+	# (g) compares uringcheck with stacks (check) and without (plain)
+	[ "$w" = g ] && [ "$mode" = plain ] && extra=(--stack-size=0)
+	if [ "$mode" = plain ] && [ "$w" != g ]; then
 		timeout -k 5 $((FIO_RT + FIO_RAMP + 60)) fio "${FIO_COMMON[@]}" "${args[@]}" \
 			--output="$b.out" >/dev/null 2>"$b.err"
 		rc=$?
 		[ $rc = 0 ] || { fail "($w) fio plain round $r: exit $rc: $(head -3 "$b.err")"; return; }
 	else
-		timeout -k 5 $((FIO_RT + FIO_RAMP + 60)) "$UC" --log-file="$b.log" -- \
+		timeout -k 5 $((FIO_RT + FIO_RAMP + 60)) "$UC" "${extra[@]}" --log-file="$b.log" -- \
 			fio "${FIO_COMMON[@]}" "${args[@]}" --output="$b.out" >/dev/null 2>"$b.err"
 		rc=$?
 		# fio may warn on stderr; uringcheck's own reports go to the log
@@ -432,6 +436,8 @@ for r in $(seq "$ROUNDS"); do
 		say "  round $r/$ROUNDS: ($w) fio $(fio_args $w | sed 's/ .*//; s/--name=//')"
 		measure_pair run_fio $w "$r"
 	done
+	say "  round $r/$ROUNDS: (g) fio qd1, uringcheck --stack-size=0 vs default stacks"
+	measure_pair run_fio g "$r"
 	say "  round $r/$ROUNDS: (e) start-up x$START_RUNS"
 	measure_pair run_startup e "$r"
 	say "  round $r/$ROUNDS: (f) $PAR instances in parallel"
@@ -736,13 +742,16 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(echo "$frat" | grep . | num_cell "%.2f" "x") of $(awk -v x="$f1" 'BEGIN { printf "%+.0f", x }') ns" "" ""
 	set -- $(echo "$frat" | grep . | stat3)
 	chart_row 0 "(f) $PAR instances" "$1" "$2" "$3" 1.5 "$(vcode "$V")" >"$CHART_DAT.f"
-	printf "$ROWFMT" "(g) stack capture on/off" "" "[reserved: not measured yet -- to be added with the stack-capture option; no numbers here]" "" "" "" "" ""
+	printf "$ROWFMT" "(g) qd1: stacks off / on" "IOPS" "$(rate_cell g plain)" "$(rate_cell g check)" \
+		"$(ratios g | num_cell "%.3f")" "$(added_ns g | num_cell "%+.0f" " ns")" "-" "-"
 	echo
 	echo "targets met: $MET of $TARGETS$([ ${#MISSED[@]} -gt 0 ] && printf '; missed: %s' "$(IFS=,; echo "${MISSED[*]}" | sed 's/,/, /g')")$([ $SMOKE = 1 ] && echo " (smoke: informational, never fails)")"
 	echo
 	echo "how to read it"
 	echo "  med [min..max]  median over rounds, and the extremes; (e) plain/uringcheck columns: over all launches"
 	echo "  ratio u/p       throughput under uringcheck / plain, per round (1.000 = free); (e): plain time / checked time"
+	echo "  (g)             (c) run twice under uringcheck: plain column --stack-size=0, uringcheck column the default"
+	echo "                  (8 KiB stacks); added/request = what stack capture costs per request at iodepth 1"
 	echo "  added/request   1/ops_uringcheck - 1/ops_plain per round, in ns; (e): checked - plain launch-to-exit"
 	echo "                  time (per round, medians of that round's launches)"
 	echo "  *               (d) one op = a 4 KiB write + its fsync, i.e. two io_uring requests"
