@@ -19,12 +19,14 @@ struct td_ctx {
 	__u32 pad;
 };
 
-static long td_request(struct bpf_map *map, __u64 *req, struct inflight_val *v,
+static long td_request(struct bpf_map *map, __u32 *slot, struct inflight_val *v,
 		       struct td_ctx *td)
 {
 	struct uc_dropped *e;
 
 	if (td->ring ? v->ctx != td->ring : v->tgid != td->tgid)
+		return 0;
+	if (!inf_slot_used(*slot))	/* a freed slot keeps its old value */
 		return 0;
 	/* A zero-copy send is reported once, through its notification. */
 	if (v->flags & INF_ZC_MAIN)
@@ -120,7 +122,7 @@ __noinline int teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail)
 	struct uc_teardown *e;
 
 	td.id = __sync_fetch_and_add(&next_seq, 1);
-	bpf_for_each_map_elem(&inflight, td_request, &td, 0);
+	bpf_for_each_map_elem(&inf_vals, td_request, &td, 0);
 	bpf_for_each_map_elem(&rings, td_ring, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */

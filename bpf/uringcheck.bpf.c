@@ -71,33 +71,7 @@ struct {
 	__type(value, struct ring_info);
 } rings SEC(".maps");
 
-#define INF_REPORTED	(1u << 0)	/* user space knows it: send DONE */
-#define INF_ZC_MAIN	(1u << 1)	/* buffer outlives it: notif ends it */
-#define INF_NOTIF	(1u << 2)	/* a zero-copy notification */
-#define INF_QUIET	(1u << 3)	/* IOSQE_CQE_SKIP_SUCCESS: no CQE on success */
-
-struct inflight_val {
-	__u64 seq;
-	__u64 ctx;
-	__u64 user_data;
-	__u64 ts;			/* submitted */
-	__u32 tgid, tid;		/* submitter */
-	__u32 flags;			/* INF_* */
-	__u8 opcode;
-	__u8 pad[3];
-	__u64 stack_id;			/* submission stack, 0: none */
-};
-
-/* Not preallocated: filling 131072 elements at creation was ~1/5 of the
- * start-up cost (pcpu_freelist_populate); elements come from the BPF
- * memory allocator's per-CPU caches instead. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 131072);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);		/* struct io_kiocb * */
-	__type(value, struct inflight_val);
-} inflight SEC(".maps");
+#include "inflight.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -122,8 +96,6 @@ struct {
 } submit_scratch SEC(".maps");
 
 __u64 next_seq = 1;
-
-#define UC_EEXIST	17	/* errno: no libc headers in BPF code */
 
 /*
  * The clock reap lag is timed with. It is read for every CQE posted, and
@@ -396,15 +368,18 @@ static __always_inline void quiet_add(__u64 ring, __s64 n)
 static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 					__u32 cflags, __u32 how)
 {
-	struct inflight_val *v = bpf_map_lookup_elem(&inflight, &req);
-	struct inflight_val copy;
+	int slot = inf_find(req);
+	struct inflight_val copy, *v;
 	struct uc_done *e;
 
+	if (slot < 0)
+		return;
+	v = inf_val(slot);
 	if (!v || (ring && v->ctx != ring))
 		return;
 	copy = *v;
-	/* Only the caller whose delete succeeds reports the end. */
-	if (bpf_map_delete_elem(&inflight, &req))
+	/* Only the caller whose release succeeds reports the end. */
+	if (!inf_release(slot, req))
 		return;
 	stat_inc(UC_STAT_DONES);
 	if (copy.flags & INF_QUIET)
@@ -735,7 +710,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	struct uc_submit *s;
 	__u64 key = (__u64)req, rflags, ring_key, now, size;
 	__u32 tgid, zero = 0, nr_inline;
-	long err;
 
 	/* A thread with an enter_state is one of ours (it is created only
 	 * for tracked processes, and dies with the thread): that spares the
@@ -784,6 +758,10 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		s->flags |= UC_SUB_DRAIN;
 
 	classify(s, rflags);
+	/* The request's address as a plain number (a pointer may not be
+	 * hashed): reloaded from the record, which classify() could have
+	 * changed, so the compiler cannot reuse the pointer register. */
+	key = s->req;
 
 	if (s->nr_ranges || (s->flags & UC_SUB_DRAIN)) {
 		v.flags |= INF_REPORTED;
@@ -796,10 +774,10 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 
 		/* Link chains: the kernel appends to submit_state.link after
 		 * this tracepoint, so a non-empty head means "joins it". */
-		head = ring->submit_state.link.head;
+		head = BPF_CORE_READ(ring, submit_state.link.head);
 		if (head) {
-			__u64 hkey = (__u64)head;
-			struct inflight_val *hv = bpf_map_lookup_elem(&inflight, &hkey);
+			int hslot = inf_find((__u64)head);
+			struct inflight_val *hv = hslot >= 0 ? inf_val(hslot) : NULL;
 
 			if (hv)
 				s->chain_seq = hv->seq;
@@ -819,7 +797,10 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 				nv.flags = INF_REPORTED | INF_NOTIF;
 				v.flags = INF_ZC_MAIN;
 				s->flags |= UC_SUB_ZC_NOTIF;
-				if (bpf_map_update_elem(&inflight, &notif, &nv, BPF_ANY))
+				/* A notification slot is fresh: an entry
+				 * still there ended unseen. */
+				end_request(notif, 0, 0, 0, UC_DONE_REUSED);
+				if (inf_insert(notif, &nv))
 					stat_inc(UC_STAT_INFLIGHT_FULL);
 			}
 		}
@@ -838,14 +819,9 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 			__sync_fetch_and_add(&ri->quiet_inflight, 1);
 	}
 	/* The kernel reuses a request slot only after the request ended, so
-	 * an entry already there belongs to a request that ended unseen.
-	 * Trying the insert first spares the common case a lookup. */
-	err = bpf_map_update_elem(&inflight, &key, &v, BPF_NOEXIST);
-	if (err == -UC_EEXIST) {
-		end_request(key, 0, 0, 0, UC_DONE_REUSED);
-		err = bpf_map_update_elem(&inflight, &key, &v, BPF_ANY);
-	}
-	if (err)
+	 * an entry already there belongs to a request that ended unseen. */
+	end_request(key, 0, 0, 0, UC_DONE_REUSED);
+	if (inf_insert(key, &v))
 		stat_inc(UC_STAT_INFLIGHT_FULL);
 	if (ri && ri->quiet_inflight > 0)
 		walk_finished(ring);

@@ -110,7 +110,14 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	skel->rodata->wakeup_shift = 20 - 3;
 	for (long mb = o->event_buffer_mb; mb > 1; mb >>= 1)
 		skel->rodata->wakeup_shift++;
-	bpf_map__set_max_entries(skel->maps.inflight, (uint32_t)o->max_inflight);
+	/* The in-flight table: at least twice --max-inflight slots, a power
+	 * of two (bpf/inflight.bpf.h). */
+	uint32_t slots = 64;
+	while (slots < 2 * (uint64_t)o->max_inflight)
+		slots <<= 1;
+	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
+	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
+	skel->rodata->inf_mask = slots - 1;
 	/* Verification is most of start-up: load only what the options use. */
 	bpf_program__set_autoload(skel->progs.uc_liburing_call,
 				  o->liburing_uprobes && o->reap_lag_ms);
