@@ -116,12 +116,4 @@ static __always_inline bool inf_release(int slot, __u64 key)
 	return k && __sync_val_compare_and_swap(k, key, 0) == key;
 }
 
-/* Whether slot @idx holds a request in flight (for whole-table walks). */
-static __always_inline bool inf_slot_used(__u32 idx)
-{
-	__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
-
-	return k && *k;
-}
-
 #endif /* __INFLIGHT_BPF_H */
