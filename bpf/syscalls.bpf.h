@@ -190,7 +190,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
 				c->args[2], c->args[3]);
 	c->stack_id = capture_stack(tgid);
-	if (bpf_ringbuf_output(&events, c, sizeof(*c), wakeup_flags_output(sizeof(*c))))
+	if (bpf_ringbuf_output(&events, c, sizeof(*c), wakeup_flags()))
 		stat_inc(UC_STAT_RINGBUF_LOST);
 	return 0;
 }

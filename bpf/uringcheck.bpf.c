@@ -75,7 +75,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20);
+	__uint(max_entries, 32 << 20);	/* set by user space */
 } events SEC(".maps");
 
 struct {
@@ -114,11 +114,6 @@ static __always_inline __u64 lag_clock(void)
 	return bpf_ktime_get_ns();
 }
 
-/* Wake the reader once for every 2^wakeup_shift bytes produced (user
- * space sets an eighth of the buffer); it also polls on a short timer,
- * so batching costs latency, never events. */
-const volatile __u32 wakeup_shift = 21;
-
 static __always_inline void stat_inc(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &which);
@@ -137,35 +132,28 @@ static __always_inline void *ev_reserve(__u64 size)
 }
 
 /*
- * Force a wake-up when the producer position crosses a multiple of the
- * wake-up step with this record, and never otherwise. Judged on the
- * data waiting (producer - consumer), the test fired again and again
- * while the reader drained the buffer around a step, each firing an
- * interrupt in the submitting thread: the largest single cost in the
- * benchmark. The producer position only grows. @size: the record's.
+ * Waking the reader. A forced wake-up is an interrupt in the thread that
+ * produced the record (an irq_work self-IPI, costly in a VM), so the
+ * reader is woken only when it is asleep: it sets reader_sleeping before
+ * an idle wait (20 ms at most, checker/main.c) and polls every
+ * millisecond while events keep coming. The first record produced while
+ * it sleeps wakes it, once; every other record is committed without a
+ * wake-up. (Per-record and per-threshold policies woke it again and
+ * again under load: the largest single cost in the benchmark.)
  */
-static __always_inline __u64 wakeup_flags_for(__u64 size)
-{
-	__u64 prod = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
+__u64 reader_sleeping = 0;
 
-	return (prod >> wakeup_shift) != ((prod - size) >> wakeup_shift) ?
-	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+static __always_inline __u64 wakeup_flags(void)
+{
+	if (reader_sleeping &&
+	    __sync_val_compare_and_swap(&reader_sleeping, 1, 0) == 1)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
 }
 
-/* For bpf_ringbuf_output(): the record is not yet produced. */
-static __always_inline __u64 wakeup_flags_output(__u64 size)
-{
-	__u64 prod = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
-
-	return ((prod + size) >> wakeup_shift) != (prod >> wakeup_shift) ?
-	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-}
-
-/* Records submitted with ev_submit are small; 64 bytes bounds them for
- * the crossing test (an early or late wake-up by a record is harmless). */
 static __always_inline void ev_submit(void *e)
 {
-	bpf_ringbuf_submit(e, wakeup_flags_for(64));
+	bpf_ringbuf_submit(e, wakeup_flags());
 }
 
 /* A header stamped with a clock time the caller already read: on the
@@ -810,7 +798,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 			nr_inline = UC_INLINE_RANGES;
 		size = offsetof(struct uc_submit, ranges) +
 		       nr_inline * sizeof(struct uc_range);
-		if (bpf_ringbuf_output(&events, s, size, wakeup_flags_output(size)))
+		if (bpf_ringbuf_output(&events, s, size, wakeup_flags()))
 			stat_inc(UC_STAT_RINGBUF_LOST);
 	}
 	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) {

@@ -204,10 +204,19 @@ static int watch(struct uc_session *s, struct uc_target *t, int sigfd)
 	ev.data.fd = t->pidfd;
 	epoll_ctl(ep, EPOLL_CTL_ADD, t->pidfd, &ev);
 
-	for (;;) {
-		/* The kernel side wakes us only for large batches: poll. */
-		int n = epoll_wait(ep, evs, 4, 20);
+	for (int busy = 0;;) {
+		/*
+		 * While events keep coming, poll every millisecond: the kernel
+		 * side does not wake a reader that is awake (each wake-up is
+		 * an interrupt in the target's thread). Before an idle wait,
+		 * ask to be woken by the next event (20 ms at most).
+		 */
+		int n;
 		bool exited = false;
+
+		if (!busy && session_sleep_begins(s) > 0)
+			busy = 1;
+		n = epoll_wait(ep, evs, 4, busy ? 1 : 20);
 
 		if (n < 0 && errno != EINTR)
 			break;
@@ -221,7 +230,7 @@ static int watch(struct uc_session *s, struct uc_target *t, int sigfd)
 				exited = true;
 			}
 		}
-		session_drain(s);
+		busy = session_drain(s) > 0;
 		if (exited)
 			break;
 	}

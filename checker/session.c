@@ -105,11 +105,6 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	skel->rodata->stack_bytes = (uint32_t)o->stack_size;
 	bpf_map__set_max_entries(skel->maps.events,
 				 (uint32_t)o->event_buffer_mb << 20);
-	/* Woken once per eighth of the buffer produced (the event loop
-	 * also polls every 20 ms): at the 16 MiB default, 2 MiB. */
-	skel->rodata->wakeup_shift = 20 - 3;
-	for (long mb = o->event_buffer_mb; mb > 1; mb >>= 1)
-		skel->rodata->wakeup_shift++;
 	/* The in-flight table: at least twice --max-inflight slots, a power
 	 * of two (bpf/inflight.bpf.h). */
 	uint32_t slots = 64;
@@ -177,6 +172,23 @@ int session_fd(const struct uc_session *s)
 int session_drain(struct uc_session *s)
 {
 	return ring_buffer__consume(s->rb);
+}
+
+/*
+ * Before an idle wait: ask the BPF side to wake us with its next record
+ * (bpf/uringcheck.bpf.c, wakeup_flags). Returns the records that arrived
+ * meanwhile; if any, the caller should not wait (a record committed
+ * just before the flag was seen may not have woken us).
+ */
+int session_sleep_begins(struct uc_session *s)
+{
+	int n;
+
+	__atomic_store_n(&s->skel->bss->reader_sleeping, 1, __ATOMIC_SEQ_CST);
+	n = ring_buffer__consume(s->rb);
+	if (n > 0)
+		__atomic_store_n(&s->skel->bss->reader_sleeping, 0, __ATOMIC_SEQ_CST);
+	return n;
 }
 
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])

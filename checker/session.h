@@ -42,6 +42,7 @@ int session_track(struct uc_session *s, pid_t pid);
 int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);
+int session_sleep_begins(struct uc_session *s);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
 
