@@ -698,6 +698,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	struct uc_submit *s;
 	__u64 key = (__u64)req, rflags, ring_key, now, size;
 	__u32 tgid, zero = 0, nr_inline;
+	bool reported;
 
 	/* A thread with an enter_state is one of ours (it is created only
 	 * for tracked processes, and dies with the thread): that spares the
@@ -751,7 +752,8 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	 * changed, so the compiler cannot reuse the pointer register. */
 	key = s->req;
 
-	if (s->nr_ranges || (s->flags & UC_SUB_DRAIN)) {
+	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN);
+	if (reported) {
 		v.flags |= INF_REPORTED;
 		s->user_data = v.user_data;
 		s->buf_index = req->buf_index;
@@ -781,17 +783,36 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 
 				/* The buffer stays pinned until the notification
 				 * completes, which may be before or after the
-				 * request itself: track both, end on the notif. */
+				 * request itself: track both, end on the notif
+				 * (on the request's own CQE if the notification
+				 * cannot be tracked). A notification slot is
+				 * fresh: an entry still there ended unseen. */
 				nv.flags = INF_REPORTED | INF_NOTIF;
-				v.flags = INF_ZC_MAIN;
-				s->flags |= UC_SUB_ZC_NOTIF;
-				/* A notification slot is fresh: an entry
-				 * still there ended unseen. */
 				end_request(notif, 0, 0, 0, UC_DONE_REUSED);
-				if (inf_insert(notif, &nv))
+				if (!inf_insert(notif, &nv)) {
+					v.flags = INF_ZC_MAIN;
+					s->flags |= UC_SUB_ZC_NOTIF;
+				} else {
 					stat_inc(UC_STAT_INFLIGHT_FULL);
+				}
 			}
 		}
+	}
+	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS)
+		v.flags |= INF_QUIET;
+	/* The kernel reuses a request slot only after the request ended, so
+	 * an entry already there belongs to a request that ended unseen. */
+	end_request(key, 0, 0, 0, UC_DONE_REUSED);
+	if (inf_insert(key, &v)) {
+		/* Nothing could end it for user space: it is not told of it
+		 * at all (a hazard it takes part in is missed, and counted),
+		 * rather than kept in flight for ever. */
+		stat_inc(UC_STAT_INFLIGHT_FULL);
+		return 0;
+	}
+	if ((v.flags & INF_QUIET) && ri)
+		__sync_fetch_and_add(&ri->quiet_inflight, 1);
+	if (reported) {
 		/* Only the inline ranges used are sent. */
 		nr_inline = s->nr_inline;
 		if (nr_inline > UC_INLINE_RANGES)
@@ -801,16 +822,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		if (bpf_ringbuf_output(&events, s, size, wakeup_flags()))
 			stat_inc(UC_STAT_RINGBUF_LOST);
 	}
-	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) {
-		v.flags |= INF_QUIET;
-		if (ri)
-			__sync_fetch_and_add(&ri->quiet_inflight, 1);
-	}
-	/* The kernel reuses a request slot only after the request ended, so
-	 * an entry already there belongs to a request that ended unseen. */
-	end_request(key, 0, 0, 0, UC_DONE_REUSED);
-	if (inf_insert(key, &v))
-		stat_inc(UC_STAT_INFLIGHT_FULL);
 	if (ri && ri->quiet_inflight > 0)
 		walk_finished(ring);
 	return 0;
