@@ -38,7 +38,8 @@ struct inflight_val {
 	__u32 tgid, tid;		/* submitter */
 	__u32 flags;			/* INF_* */
 	__u8 opcode;
-	__u8 pad[3];
+	__u8 session;			/* the submitter's session */
+	__u8 pad[2];
 	__u64 stack_id;			/* submission stack, 0: none */
 };
 

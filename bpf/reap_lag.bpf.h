@@ -8,7 +8,7 @@
  * (ring_info.post_ts, keyed by position so a stale slot is recognised).
  * A sampler on a perf cpu-clock event (attached by user space only when
  * reap lag is enabled) reads every tracked ring's CQ head and tail: a CQE
- * ready at the head for longer than reap_lag_ns is late; when the head
+ * ready at the head for longer than its session's threshold is late; when the head
  * moves past it, one UC_EV_REAP_LAG reports how long it waited, bounded
  * below by the last sample that still saw it and above by this one.
  */
@@ -35,15 +35,15 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 					 __u32 head, __u64 now, bool at_call)
 {
 	struct uc_reap_lag *e;
-	__u64 sid;
+	__u64 stack;
 
 	if (!ri->lag_active || head == ri->lag_pos)
 		return;
 	ri->lag_active = 0;
 	/* Seen at a call into liburing: that call is where the program came
 	 * back for its completions. */
-	sid = at_call ? capture_stack(ri->tgid) : 0;
-	e = ev_reserve(sizeof(*e));
+	stack = at_call ? capture_stack(ri->session, ri->tgid) : 0;
+	e = ev_reserve(ri->session, sizeof(*e));
 	if (!e)
 		return;
 	fill_hdr(&e->hdr, UC_EV_REAP_LAG, ri->tgid);
@@ -53,12 +53,11 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 	e->lag_min_ns = ri->lag_seen - ri->lag_post;
 	e->pending = ri->lag_pending;
 	e->pad = 0;
-	e->reap_stack_id = sid;
-	ev_submit(e);
+	e->reap_stack_id = stack;
+	ev_submit(ri->session, e);
 }
 
 struct sample_ctx {
-	__u64 now;
 	__u32 tgid;			/* 0: every tracked ring */
 	__u32 at_call;			/* from a liburing uprobe */
 };
@@ -66,14 +65,21 @@ struct sample_ctx {
 static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 			struct sample_ctx *sc)
 {
-	__u64 *now = &sc->now;
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
+	struct uc_session_cfg *cfg;
 	struct io_rings *r;
+	__u64 post, threshold, t;
+	__u64 *now = &t;
 	__u32 head, tail;
-	__u64 post;
 
 	if (sc->tgid && ri->tgid != sc->tgid)
 		return 0;
+	/* The ring's session's threshold, and the clock it is timed with. */
+	cfg = session_cfg(ri->session);
+	if (!cfg || !cfg->reap_lag_ns)
+		return 0;
+	threshold = cfg->reap_lag_ns;
+	t = lag_clock(threshold);
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
@@ -93,7 +99,7 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	if (ri->post_pos[head & (POST_TS_SLOTS - 1)] != head)
 		return 0;
 	post = ri->post_ts[head & (POST_TS_SLOTS - 1)];
-	if (!post || *now < post || *now - post <= reap_lag_ns)
+	if (!post || *now < post || *now - post <= threshold)
 		return 0;
 	ri->lag_active = 1;
 	ri->lag_pos = head;
@@ -107,10 +113,9 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 SEC("perf_event")
 int uc_reap_sampler(void *ctx)
 {
-	struct sample_ctx sc = { .now = lag_clock() };
+	struct sample_ctx sc = {};
 
-	if (reap_lag_ns)
-		bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
+	bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
 	return 0;
 }
 
@@ -124,9 +129,9 @@ int uc_reap_sampler(void *ctx)
 SEC("uprobe")
 int uc_liburing_call(void *ctx)
 {
-	struct sample_ctx sc = { .now = lag_clock(), .at_call = 1 };
+	struct sample_ctx sc = { .at_call = 1 };
 
-	if (!reap_lag_ns || !current_tracked(&sc.tgid))
+	if (!current_tracked(&sc.tgid))
 		return 0;
 	bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
 	return 0;

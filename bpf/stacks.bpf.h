@@ -63,7 +63,8 @@ static long name_step(__u64 i, struct name_walk *w)
 }
 
 /* Every file mapping of the current process, as UC_EV_MAPPING records. */
-static __always_inline void send_mappings(struct task_struct *task, __u32 tgid)
+static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
+					  __u32 sid)
 {
 	struct bpf_iter_task_vma it;
 	struct vm_area_struct *vma;
@@ -96,8 +97,7 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid)
 		w.d = BPF_CORE_READ(file, f_path.dentry);
 		w.m = m;
 		bpf_loop(UC_PATH_NAMES, name_step, &w, 0);
-		if (bpf_ringbuf_output(&events, m, sizeof(*m), 0))
-			stat_inc(UC_STAT_RINGBUF_LOST);
+		ev_output(sid, m, sizeof(*m));
 	}
 	bpf_iter_task_vma_destroy(&it);
 }
@@ -112,25 +112,25 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 /* Captures the current thread's user stack; returns its id, 0 if off.
  * Global: verified once per program, not once per caller state (it is
  * reached from several places in the syscall and submit programs). */
-__noinline __u64 capture_stack(__u32 tgid)
+__noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	__u32 len = stack_bytes, off = 0;
+	struct uc_session_cfg *cfg = session_cfg(sid);
 	__u64 sp, end = 0, id;
 	struct uc_stack *st;
+	__u32 len, off = 0;
 
-	if (!stack_bytes)
+	if (!cfg || !cfg->stack_bytes)
 		return 0;
+	len = cfg->stack_bytes;
 	/* Copied straight into the ring buffer: one copy, at the price of
 	 * reserving the largest record (user space reads only len bytes). */
-	st = bpf_ringbuf_reserve(&events, sizeof(*st), 0);
-	if (!st) {
-		stat_inc(UC_STAT_RINGBUF_LOST);
+	st = ev_reserve(sid, sizeof(*st));
+	if (!st)
 		return 0;
-	}
 	fill_hdr(&st->hdr, UC_EV_STACK, tgid);
-	st->id = __sync_fetch_and_add(&next_seq, 1);
+	st->id = new_seq();
 	st->regs[0] = BPF_CORE_READ(regs, ip);
 	st->regs[1] = sp = BPF_CORE_READ(regs, sp);
 	st->regs[2] = BPF_CORE_READ(regs, bp);
@@ -175,19 +175,20 @@ done:
 	st->len = off;	/* 0: the registers alone still give frame #0 */
 	st->pad = 0;
 	id = st->id;
-	bpf_ringbuf_submit(st, wakeup_flags());
+	bpf_ringbuf_submit(st, wakeup_flags(sid));
 	return id;
 }
 
 /* The capture for a submission from the current thread's io_uring_enter
  * (@es: that call's state, NULL for SQPOLL and io-wq threads). */
-static __always_inline __u64 submit_stack(__u32 tgid, struct enter_state *es)
+static __always_inline __u64 submit_stack(__u32 tgid, __u32 sid,
+					  struct enter_state *es)
 {
 	__u64 id;
 
 	if (es && es->stack_id)
 		return es->stack_id;
-	id = capture_stack(tgid);
+	id = capture_stack(sid, tgid);
 	if (es)
 		es->stack_id = id;
 	return id;

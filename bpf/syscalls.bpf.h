@@ -31,10 +31,8 @@
 #define UC_MADV_FREE		8
 #define UC_MADV_REMOVE		9
 
-/* tracked value once a process teardown has been reported */
-#define TRACKED_TEARING_DOWN	2
-
-__noinline int teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail);
+__noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
+			__s32 detail);
 
 /* struct file's reference count: f_ref since v6.13 (file_ref_t, 0 means
  * one reference), f_count (atomic_long_t) before. */
@@ -71,7 +69,7 @@ static __always_inline __u64 fd_to_ring(int fd, bool *last)
 
 /* Global for the same reason as classify(): verified once, alone. */
 __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
-			       __u32 nr_args)
+			       __u32 nr_args, __u32 sid)
 {
 	struct uc_range *uvec = NULL;
 	__u32 nr = 0;
@@ -102,8 +100,8 @@ __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 	c->reg_nr = nr;
 	if (uvec) {
 		__u32 ninline;
-		int sent = read_iovecs(c->ranges, 0, uvec, nr, c->hdr.tgid, c->seq,
-				       &ninline);
+		int sent = read_iovecs(c->ranges, 0, uvec, nr, c->hdr.tgid, sid,
+				       c->seq, &ninline);
 
 		if (sent > 0) {
 			c->nr_inline = ninline;
@@ -123,13 +121,14 @@ struct {
 SEC("tp_btf/sys_enter")
 int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 {
-	__u32 tgid, zero = 0, *state;
+	struct uc_tracked *state;
+	__u32 tgid, sid, zero = 0;
 	struct uc_call *c;
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
-		if (current_tracked(&tgid))
-			enter_begins();
+		if ((state = current_tracked(&tgid)))
+			enter_begins(state->session);
 		return 0;
 	case UC_NR_MUNMAP:
 	case UC_NR_MREMAP:
@@ -146,6 +145,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	state = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!state)
 		return 0;
+	sid = state->session;
 
 	if (id == UC_NR_CLOSE) {
 		bool last = false;
@@ -153,15 +153,15 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		__u64 ring = fd_to_ring(fd, &last);
 
 		if (ring && last)
-			teardown(tgid, ring, UC_TD_CLOSE, fd);
+			teardown(sid, tgid, ring, UC_TD_CLOSE, fd);
 		return 0;
 	}
 	if (id == UC_NR_EXIT_GROUP ||
 	    (id == UC_NR_EXIT &&
 	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) == 1)) {
-		if (*state != TRACKED_TEARING_DOWN) {
-			*state = TRACKED_TEARING_DOWN;
-			teardown(tgid, 0, UC_TD_EXIT, (int)BPF_CORE_READ(regs, di));
+		if (state->state != UC_TRACKED_TEARING_DOWN) {
+			state->state = UC_TRACKED_TEARING_DOWN;
+			teardown(sid, tgid, 0, UC_TD_EXIT, (int)BPF_CORE_READ(regs, di));
 		}
 		return 0;
 	}
@@ -178,7 +178,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	__builtin_memset(c, 0, sizeof(*c));
 	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
-	c->seq = __sync_fetch_and_add(&next_seq, 1);
+	c->seq = new_seq();
 	c->nr = id;
 	c->args[0] = BPF_CORE_READ(regs, di);
 	c->args[1] = BPF_CORE_READ(regs, si);
@@ -188,10 +188,9 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	c->args[5] = BPF_CORE_READ(regs, r9);
 	if (id == UC_NR_IO_URING_REGISTER)
 		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
-				c->args[2], c->args[3]);
-	c->stack_id = capture_stack(tgid);
-	if (bpf_ringbuf_output(&events, c, sizeof(*c), wakeup_flags()))
-		stat_inc(UC_STAT_RINGBUF_LOST);
+				c->args[2], c->args[3], sid);
+	c->stack_id = capture_stack(sid, tgid);
+	ev_output(sid, c, sizeof(*c));
 	return 0;
 }
 
@@ -200,20 +199,21 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 {
 	long id = BPF_CORE_READ(regs, orig_ax);
 	struct uc_call_ret *e;
+	struct uc_tracked *t;
 	__u32 tgid;
 
 	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE)
 		return 0;
-	if (!current_tracked(&tgid))
+	if (!(t = current_tracked(&tgid)))
 		return 0;
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(t->session, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_CALL_RET, tgid);
 	e->nr = id;
 	e->pad = 0;
 	e->ret = ret;
-	ev_submit(e);
+	ev_submit(t->session, e);
 	return 0;
 }
 
@@ -222,18 +222,19 @@ int BPF_PROG(uc_register, void *ring, unsigned int opcode, unsigned int nr_files
 	     unsigned int nr_bufs, long ret)
 {
 	struct uc_register *e;
+	struct uc_tracked *t;
 	__u32 tgid;
 
-	if (!current_tracked(&tgid))
+	if (!(t = current_tracked(&tgid)))
 		return 0;
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(t->session, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_REGISTER, tgid);
 	e->ctx = (__u64)ring;
 	e->opcode = opcode;
 	e->ret = ret;
-	ev_submit(e);
+	ev_submit(t->session, e);
 	return 0;
 }
 
@@ -243,10 +244,11 @@ SEC("tp_btf/signal_deliver")
 int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	     struct k_sigaction *ka)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, *state;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct uc_tracked *state;
 
 	state = bpf_map_lookup_elem(&tracked, &tgid);
-	if (!state || *state == TRACKED_TEARING_DOWN)
+	if (!state || state->state == UC_TRACKED_TEARING_DOWN)
 		return 0;
 	if (BPF_CORE_READ(ka, sa.sa_handler) != 0)	/* not SIG_DFL */
 		return 0;
@@ -255,8 +257,8 @@ int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	case 19: case 20: case 21: case 22:	/* STOP TSTP TTIN TTOU: stop */
 		return 0;
 	}
-	*state = TRACKED_TEARING_DOWN;
-	teardown(tgid, 0, UC_TD_SIGNAL, sig);
+	state->state = UC_TRACKED_TEARING_DOWN;
+	teardown(state->session, tgid, 0, UC_TD_SIGNAL, sig);
 	return 0;
 }
 

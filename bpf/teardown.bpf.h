@@ -16,8 +16,21 @@ struct td_ctx {
 	__u64 id;
 	__u64 ring;		/* 0: every ring/request of tgid */
 	__u32 tgid;
-	__u32 pad;
+	__u32 session;		/* the process's; its records go there */
 };
+
+/* A teardown record; one that does not fit is counted as such. */
+static __always_inline void *td_reserve(struct td_ctx *td, __u64 size)
+{
+	void *rb = session_rb(td->session), *e;
+
+	if (!rb)
+		return NULL;
+	e = bpf_ringbuf_reserve(rb, size, 0);
+	if (!e)
+		stat_inc(td->session, UC_STAT_DROPPED_TRUNC);
+	return e;
+}
 
 /* One request in flight at the teardown: report it dropped. */
 static __always_inline void td_request(struct inflight_val *v, struct td_ctx *td)
@@ -29,11 +42,9 @@ static __always_inline void td_request(struct inflight_val *v, struct td_ctx *td
 	/* A zero-copy send is reported once, through its notification. */
 	if (v->flags & INF_ZC_MAIN)
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(UC_STAT_DROPPED_TRUNC);
+	e = td_reserve(td, sizeof(*e));
+	if (!e)
 		return;
-	}
 	fill_hdr(&e->hdr, UC_EV_DROPPED, v->tgid);
 	e->hdr.tid = v->tid;
 	e->seq = v->seq;
@@ -44,7 +55,7 @@ static __always_inline void td_request(struct inflight_val *v, struct td_ctx *td
 	e->stack_id = v->stack_id;
 	e->opcode = v->opcode;
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, 0);	/* the closing record wakes the reader */
 }
 
 /*
@@ -105,6 +116,7 @@ static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 		    struct td_ctx *td)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
+	struct uc_session_cfg *cfg;
 	struct io_rings *r;
 	struct uc_unreaped *e;
 	__u32 ready, over;
@@ -114,16 +126,17 @@ static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	r = BPF_CORE_READ(ring, rings);
 	/* A late CQE consumed since the last sample is reported now: the
 	 * sampler will not see this ring again. */
-	lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head), lag_clock(), false);
+	cfg = session_cfg(ri->session);
+	if (cfg && cfg->reap_lag_ns)
+		lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head),
+			     lag_clock(cfg->reap_lag_ns), false);
 	ready = BPF_CORE_READ(r, cq.tail) - BPF_CORE_READ(r, cq.head);
 	over = overflow_count(ring);
 	if (!ready && !over)
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(UC_STAT_DROPPED_TRUNC);
+	e = td_reserve(td, sizeof(*e));
+	if (!e)
 		return 0;
-	}
 	fill_hdr(&e->hdr, UC_EV_UNREAPED, ri->tgid);
 	e->ctx = *key;
 	e->teardown = td->id;
@@ -135,19 +148,20 @@ static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 
 /* Global: reached from three places (exit, close, fatal signal), each
  * of which would otherwise verify both table walks again. */
-__noinline int teardown(__u32 tgid, __u64 ring, __u32 reason, __s32 detail)
+__noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
+			__s32 detail)
 {
-	struct td_ctx td = { .ring = ring, .tgid = tgid };
+	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid };
 	struct uc_teardown *e;
 
-	td.id = __sync_fetch_and_add(&next_seq, 1);
+	td.id = new_seq();
 	bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
 	bpf_for_each_map_elem(&rings, td_ring, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
 	if (ring)
 		bpf_map_delete_elem(&rings, &ring);
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_TEARDOWN, tgid);

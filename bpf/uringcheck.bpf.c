@@ -35,24 +35,35 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
 /* Longest list walked for ends; the rest is counted (UC_STAT_WALK_TRUNC). */
 const volatile __u32 list_walk_max = 4096;
-/* A CQE ready longer than this is reported as reap lag (0: off). */
-const volatile __u64 reap_lag_ns = 0;
-/* User stack bytes copied per capture (0: no stacks). */
-const volatile __u32 stack_bytes = 0;
 
-/* Bumped by user space (max_entries) before load. */
+/* Every process followed, by tgid, with the session that follows it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32);		/* tgid */
-	__type(value, __u32);
+	__type(value, struct uc_tracked);
 } tracked SEC(".maps");
+
+/* Per session: its settings (reap-lag threshold, stack size, owner). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, UC_MAX_SESSIONS);
+	__type(key, __u32);
+	__type(value, struct uc_session_cfg);
+} sessions SEC(".maps");
+
+static __always_inline struct uc_session_cfg *session_cfg(__u32 sid)
+{
+	return bpf_map_lookup_elem(&sessions, &sid);
+}
 
 #define POST_TS_SLOTS	64		/* CQ positions whose post time is kept */
 
 struct ring_info {
 	__u32 tgid;			/* process that created it */
+	__u32 session;			/* ... and its session */
 	__u32 lag_active;		/* the CQE at lag_pos is late */
+	__u32 pad;
 	__s64 quiet_inflight;		/* requests that may end without CQE */
 	/* reap lag: when the CQE at each recent CQ position was posted */
 	__u64 post_ts[POST_TS_SLOTS];
@@ -73,14 +84,23 @@ struct {
 
 #include "inflight.bpf.h"
 
-struct {
+/* Per session: its event buffer, created by its instance (any size). */
+struct events_template {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 32 << 20);	/* set by user space */
-} events SEC(".maps");
+	__uint(max_entries, 256 << 10);
+};
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, UC_MAX_SESSIONS);
+	__type(key, __u32);
+	__array(values, struct events_template);
+} session_events SEC(".maps");
+
+/* Per session: UC_STAT__COUNT counters at session * UC_STAT__COUNT. */
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, UC_STAT__COUNT);
+	__uint(max_entries, UC_MAX_SESSIONS * UC_STAT__COUNT);
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
@@ -95,7 +115,30 @@ struct {
 	__type(value, struct uc_submit);
 } submit_scratch SEC(".maps");
 
-__u64 next_seq = 1;
+/*
+ * Sequence numbers (requests, calls, captures, teardowns): unique, never
+ * 0, not ordered. Per CPU, so that instances and threads submitting on
+ * different CPUs do not bounce one shared counter's cache line between
+ * them on every request: a count per CPU, with the CPU in the low bits.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} seq_counter SEC(".maps");
+
+static __always_inline __u64 new_seq(void)
+{
+	__u32 zero = 0;
+	__u64 *c = bpf_map_lookup_elem(&seq_counter, &zero);
+
+	if (!c)
+		return 0;
+	/* Atomic: a program in interrupt context may bump it meanwhile. */
+	return ((__sync_fetch_and_add(c, 1) + 1) << 12) |
+	       (bpf_get_smp_processor_id() & 0xfff);
+}
 
 /*
  * The clock reap lag is timed with. It is read for every CQE posted, and
@@ -107,27 +150,39 @@ __u64 next_seq = 1;
  */
 extern unsigned long CONFIG_HZ __kconfig __weak;
 
-static __always_inline __u64 lag_clock(void)
+static __always_inline __u64 lag_clock(__u64 threshold)
 {
-	if (CONFIG_HZ && reap_lag_ns >= 10 * (1000000000ULL / CONFIG_HZ))
+	if (CONFIG_HZ && threshold >= 10 * (1000000000ULL / CONFIG_HZ))
 		return bpf_jiffies64() * (1000000000ULL / CONFIG_HZ);
 	return bpf_ktime_get_ns();
 }
 
-static __always_inline void stat_inc(__u32 which)
+static __always_inline void stat_inc(__u32 sid, __u32 which)
 {
-	__u64 *v = bpf_map_lookup_elem(&stats, &which);
+	__u32 key = (sid % UC_MAX_SESSIONS) * UC_STAT__COUNT + which;
+	__u64 *v = bpf_map_lookup_elem(&stats, &key);
 
 	if (v)
 		*v += 1;
 }
 
-static __always_inline void *ev_reserve(__u64 size)
+static __always_inline void *session_rb(__u32 sid)
 {
-	void *e = bpf_ringbuf_reserve(&events, size, 0);
+	return bpf_map_lookup_elem(&session_events, &sid);
+}
 
+/* No buffer: the session's instance has left (its processes' late ends
+ * have no one to go to), nothing is counted against the slot's next
+ * owner. A full buffer is counted. */
+static __always_inline void *ev_reserve(__u32 sid, __u64 size)
+{
+	void *rb = session_rb(sid), *e;
+
+	if (!rb)
+		return NULL;
+	e = bpf_ringbuf_reserve(rb, size, 0);
 	if (!e)
-		stat_inc(UC_STAT_RINGBUF_LOST);
+		stat_inc(sid, UC_STAT_RINGBUF_LOST);
 	return e;
 }
 
@@ -141,19 +196,36 @@ static __always_inline void *ev_reserve(__u64 size)
  * wake-up. (Per-record and per-threshold policies woke it again and
  * again under load: the largest single cost in the benchmark.)
  */
-__u64 reader_sleeping = 0;
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);	/* written by the readers */
+	__uint(max_entries, UC_MAX_SESSIONS);
+	__type(key, __u32);
+	__type(value, __u64);
+} reader_sleeping SEC(".maps");
 
-static __always_inline __u64 wakeup_flags(void)
+static __always_inline __u64 wakeup_flags(__u32 sid)
 {
-	if (reader_sleeping &&
-	    __sync_val_compare_and_swap(&reader_sleeping, 1, 0) == 1)
+	__u64 *sleeping = bpf_map_lookup_elem(&reader_sleeping, &sid);
+
+	if (sleeping && *sleeping &&
+	    __sync_val_compare_and_swap(sleeping, 1, 0) == 1)
 		return BPF_RB_FORCE_WAKEUP;
 	return BPF_RB_NO_WAKEUP;
 }
 
-static __always_inline void ev_submit(void *e)
+static __always_inline void ev_submit(__u32 sid, void *e)
 {
-	bpf_ringbuf_submit(e, wakeup_flags());
+	bpf_ringbuf_submit(e, wakeup_flags(sid));
+}
+
+/* A record assembled elsewhere (a per-CPU scratch buffer), copied in. */
+static __always_inline void ev_output(__u32 sid, void *data, __u64 size)
+{
+	void *rb = session_rb(sid);
+
+	if (rb && bpf_ringbuf_output(rb, data, size, wakeup_flags(sid)))
+		stat_inc(sid, UC_STAT_RINGBUF_LOST);
 }
 
 /* A header stamped with a clock time the caller already read: on the
@@ -174,10 +246,11 @@ static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
 	fill_hdr_at(h, type, tgid, bpf_ktime_get_ns());
 }
 
-static __always_inline bool current_tracked(__u32 *tgid)
+/* The current process's entry if it is followed (by any session). */
+static __always_inline struct uc_tracked *current_tracked(__u32 *tgid)
 {
 	*tgid = bpf_get_current_pid_tgid() >> 32;
-	return bpf_map_lookup_elem(&tracked, tgid) != NULL;
+	return bpf_map_lookup_elem(&tracked, tgid);
 }
 
 /*
@@ -191,6 +264,8 @@ static __always_inline bool current_tracked(__u32 *tgid)
 struct enter_state {
 	__u64 ts;			/* bpf_ktime_get_ns() at sys_enter */
 	__u64 stack_id;			/* capture for this call, 0 if none yet */
+	__u32 session;			/* the session following the thread */
+	__u32 pad;
 };
 
 struct {
@@ -200,8 +275,8 @@ struct {
 	__type(value, struct enter_state);
 } enter_states SEC(".maps");
 
-/* A new io_uring_enter of a tracked thread. */
-static __always_inline void enter_begins(void)
+/* A new io_uring_enter of a thread session @sid follows. */
+static __always_inline void enter_begins(__u32 sid)
 {
 	struct enter_state *es = bpf_task_storage_get(&enter_states,
 				bpf_get_current_task_btf(), 0,
@@ -210,6 +285,9 @@ static __always_inline void enter_begins(void)
 	if (es) {
 		es->ts = bpf_ktime_get_ns();
 		es->stack_id = 0;
+		es->session = sid;
+	} else {
+		stat_inc(sid, UC_STAT_PROCS_FULL);
 	}
 }
 
@@ -222,42 +300,45 @@ int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
-	__u32 one = 1;
+	struct uc_tracked *pt, ct = { .state = UC_TRACKED };
 	struct uc_proc *e;
 
 	/* Threads share the tgid and are covered already. */
-	if (ptgid == ctgid || !bpf_map_lookup_elem(&tracked, &ptgid))
+	if (ptgid == ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
-	if (bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY)) {
-		stat_inc(UC_STAT_PROCS_FULL);
+	ct.session = pt->session;
+	if (bpf_map_update_elem(&tracked, &ctgid, &ct, BPF_ANY)) {
+		stat_inc(ct.session, UC_STAT_PROCS_FULL);
 		return 0;
 	}
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(ct.session, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_FORK, ctgid);
 	e->parent_tgid = ptgid;
 	e->exit_code = 0;
-	ev_submit(e);
+	ev_submit(ct.session, e);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	__u32 tgid;
+	struct uc_tracked *t;
 	struct uc_proc *e;
+	__u32 tgid, sid;
 
-	if (!current_tracked(&tgid))
+	if (!(t = current_tracked(&tgid)))
 		return 0;
+	sid = t->session;
 	bpf_map_delete_elem(&maps_sent, &tgid);	/* a new image */
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_EXEC, tgid);
 	e->parent_tgid = 0;
 	e->exit_code = 0;
-	ev_submit(e);
+	ev_submit(sid, e);
 	return 0;
 }
 
@@ -272,23 +353,25 @@ static long forget_ring(struct bpf_map *map, __u64 *ctx, struct ring_info *ri,
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 {
-	__u32 tgid;
+	struct uc_tracked *t;
 	struct uc_proc *e;
+	__u32 tgid, sid;
 
-	if (!group_dead || !current_tracked(&tgid))
+	if (!group_dead || !(t = current_tracked(&tgid)))
 		return 0;
+	sid = t->session;
 	/* The tgid may be recycled by an unrelated process: forget it, and
 	 * its rings (their late cancellations still end via the inflight
 	 * table, which is keyed by request). */
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e));
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_EXIT, tgid);
 	e->parent_tgid = 0;
 	e->exit_code = BPF_CORE_READ(p, exit_code);
-	ev_submit(e);
+	ev_submit(sid, e);
 	return 0;
 }
 
@@ -297,20 +380,22 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 /* A fresh ring_info is too large for the BPF stack: copy this one. */
 static const struct ring_info ring_info_init;
 
-static __always_inline void ring_track(__u64 ctx, __u32 tgid, int fd,
+static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 				       __u32 flags, __u32 sq, __u32 cq)
 {
 	struct uc_ring_create *e;
 	struct ring_info *ri;
 
 	if (bpf_map_update_elem(&rings, &ctx, &ring_info_init, BPF_ANY)) {
-		stat_inc(UC_STAT_RINGS_FULL);
+		stat_inc(sid, UC_STAT_RINGS_FULL);
 		return;
 	}
 	ri = bpf_map_lookup_elem(&rings, &ctx);
-	if (ri)
+	if (ri) {
 		ri->tgid = tgid;
-	e = ev_reserve(sizeof(*e));
+		ri->session = sid;
+	}
+	e = ev_reserve(sid, sizeof(*e));
 	if (!e)
 		return;
 	fill_hdr(&e->hdr, UC_EV_RING_CREATE, tgid);
@@ -328,13 +413,17 @@ SEC("tp_btf/io_uring_create")
 int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
 	     __u32 cq_entries, __u32 flags)
 {
-	__u32 tgid;
+	struct uc_session_cfg *cfg;
+	struct uc_tracked *t;
+	__u32 tgid, sid;
 
-	if (!current_tracked(&tgid))
+	if (!(t = current_tracked(&tgid)))
 		return 0;
-	if (stack_bytes)
-		send_mappings(bpf_get_current_task_btf(), tgid);
-	ring_track((__u64)ring, tgid, fd, flags, sq_entries, cq_entries);
+	sid = t->session;
+	cfg = session_cfg(sid);
+	if (cfg && cfg->stack_bytes)
+		send_mappings(bpf_get_current_task_btf(), tgid, sid);
+	ring_track((__u64)ring, tgid, sid, fd, flags, sq_entries, cq_entries);
 	return 0;
 }
 
@@ -369,12 +458,12 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	/* Only the caller whose release succeeds reports the end. */
 	if (!inf_release(slot, req))
 		return;
-	stat_inc(UC_STAT_DONES);
+	stat_inc(copy.session, UC_STAT_DONES);
 	if (copy.flags & INF_QUIET)
 		quiet_add(copy.ctx, -1);
 	if (!(copy.flags & INF_REPORTED))
 		return;
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(copy.session, sizeof(*e));
 	if (!e)
 		return;
 	/* Nothing is timed from an end, and a clock read is a measurable
@@ -386,12 +475,14 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	e->cflags = cflags;
 	e->how = (copy.flags & INF_NOTIF) ? UC_DONE_NOTIF : how;
 	e->pad = 0;
-	ev_submit(e);
+	ev_submit(copy.session, e);
 }
 
 struct list_walk {
 	void *node;			/* struct io_wq_work_node * */
 	__u64 ring;
+	__u32 session;			/* the ring's, for the count below */
+	__u32 pad;
 };
 
 static long end_listed(__u64 i, struct list_walk *w)
@@ -410,20 +501,20 @@ static long end_listed(__u64 i, struct list_walk *w)
 	return 0;
 }
 
-static __always_inline void walk_list(void *first, __u64 ring)
+static __always_inline void walk_list(void *first, __u64 ring, __u32 sid)
 {
-	struct list_walk w = { .node = first, .ring = ring };
+	struct list_walk w = { .node = first, .ring = ring, .session = sid };
 
 	bpf_loop(list_walk_max, end_listed, &w, 0);
 	if (w.node)
-		stat_inc(UC_STAT_WALK_TRUNC);
+		stat_inc(sid, UC_STAT_WALK_TRUNC);
 }
 
 /* Both lists hold finished requests only. */
-static __always_inline void walk_finished(struct io_ring_ctx *ring)
+static __always_inline void walk_finished(struct io_ring_ctx *ring, __u32 sid)
 {
-	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring);
-	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring);
+	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring, sid);
+	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring, sid);
 }
 
 /* Cheap unless the ring has requests that may end silently. */
@@ -433,7 +524,7 @@ static __always_inline void maybe_walk_lists(struct io_ring_ctx *ring)
 	struct ring_info *ri = bpf_map_lookup_elem(&rings, &key);
 
 	if (ri && ri->quiet_inflight > 0)
-		walk_finished(ring);
+		walk_finished(ring, ri->session);
 }
 
 /* ---- submission ------------------------------------------------------ */
@@ -451,7 +542,7 @@ struct iov_walk {
 	__u32 nr;			/* iovecs to send */
 	__u32 sent;			/* of those, sent (nr unless stopped) */
 	__u32 tgid;
-	__u32 pad;
+	__u32 session;
 	__u64 seq;
 };
 
@@ -466,7 +557,7 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
 	n = w->nr - first;
 	if (n > UC_CHUNK_RANGES)
 		n = UC_CHUNK_RANGES;
-	e = ev_reserve(sizeof(*e));
+	e = ev_reserve(w->session, sizeof(*e));
 	if (!e) {
 		w->sent = first;
 		return 1;
@@ -477,10 +568,10 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
 	e->pad = 0;
 	if (bpf_probe_read_user(e->ranges, n * sizeof(struct uc_range),
 				w->uvec + first)) {
-		stat_inc(UC_STAT_IOVEC_FAULT);
+		stat_inc(w->session, UC_STAT_IOVEC_FAULT);
 		e->nr = 0;
 	}
-	ev_submit(e);
+	ev_submit(w->session, e);
 	return 0;
 }
 
@@ -493,13 +584,14 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
  */
 static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 				       struct uc_range *uvec, __u64 nr,
-				       __u32 tgid, __u64 seq, __u32 *ninline)
+				       __u32 tgid, __u32 sid, __u64 seq,
+				       __u32 *ninline)
 {
 	struct iov_walk w = {};
 	__u32 room, n;
 
 	if (nr > UC_MAX_IOVECS) {
-		stat_inc(UC_STAT_IOVECS_TRUNC);
+		stat_inc(sid, UC_STAT_IOVECS_TRUNC);
 		nr = UC_MAX_IOVECS;
 	}
 	*ninline = slot;
@@ -513,7 +605,7 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 			break;
 		if (bpf_probe_read_user(&inl[(slot + i) & (UC_INLINE_RANGES - 1)],
 					sizeof(struct uc_range), uvec + i)) {
-			stat_inc(UC_STAT_IOVEC_FAULT);
+			stat_inc(sid, UC_STAT_IOVEC_FAULT);
 			return -1;
 		}
 	}
@@ -524,6 +616,7 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 	w.nr = nr - n;
 	w.sent = w.nr;
 	w.tgid = tgid;
+	w.session = sid;
 	w.seq = seq;
 	bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
 		 send_iov_chunk, &w, 0);
@@ -532,13 +625,14 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 
 /* An iovec array's data ranges for the submit record, from slot @slot. */
 static __always_inline void add_iovecs(struct uc_submit *s, __u32 slot,
-				       struct uc_range *uvec, __u64 nr)
+				       struct uc_range *uvec, __u64 nr, __u32 sid)
 {
 	__u32 ninline;
 	int sent;
 
 	s->flags |= UC_SUB_VECTORED;
-	sent = read_iovecs(s->ranges, slot, uvec, nr, s->hdr.tgid, s->seq, &ninline);
+	sent = read_iovecs(s->ranges, slot, uvec, nr, s->hdr.tgid, sid, s->seq,
+			   &ninline);
 	if (sent < 0) {
 		s->flags |= UC_SUB_IOVEC_FAULT;
 		return;
@@ -561,12 +655,13 @@ static __always_inline void add_range(struct uc_submit *s, __u64 addr, __u64 len
 
 /* struct user_msghdr: name and control are written by RECVMSG only;
  * SENDMSG's are copied at submission. */
-static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sink)
+static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sink,
+				       __u32 sid)
 {
 	struct user_msghdr m;
 
 	if (bpf_probe_read_user(&m, sizeof(m), umsg)) {
-		stat_inc(UC_STAT_IOVEC_FAULT);
+		stat_inc(sid, UC_STAT_IOVEC_FAULT);
 		s->flags |= UC_SUB_IOVEC_FAULT;
 		return;
 	}
@@ -574,7 +669,7 @@ static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sin
 		add_range(s, (__u64)m.msg_name, (__u32)m.msg_namelen);
 		add_range(s, (__u64)m.msg_control, m.msg_controllen);
 	}
-	add_iovecs(s, s->nr_inline, (struct uc_range *)m.msg_iov, m.msg_iovlen);
+	add_iovecs(s, s->nr_inline, (struct uc_range *)m.msg_iov, m.msg_iovlen, sid);
 }
 
 /*
@@ -585,7 +680,7 @@ static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sin
  * the per-opcode branches multiplied the submit program's states: it took
  * ~40 ms to verify, a quarter of uringcheck's start-up.
  */
-__noinline int classify(struct uc_submit *s, __u64 rflags)
+__noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 {
 	bool bsel = rflags & UC_IOSQE_BUFFER_SELECT;
 	struct io_kiocb *req;
@@ -644,7 +739,7 @@ __noinline int classify(struct uc_submit *s, __u64 rflags)
 	case IORING_OP_READV:
 	case IORING_OP_WRITEV:
 		add_iovecs(s, 0, (struct uc_range *)BPF_CORE_READ(req_rw(req), addr),
-			   BPF_CORE_READ(req_rw(req), len));
+			   BPF_CORE_READ(req_rw(req), len), sid);
 		break;
 	case IORING_OP_SEND_ZC:
 	case IORING_OP_SEND:
@@ -656,10 +751,10 @@ __noinline int classify(struct uc_submit *s, __u64 rflags)
 		break;
 	case IORING_OP_SENDMSG_ZC:
 	case IORING_OP_SENDMSG:
-		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), false);
+		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), false, sid);
 		break;
 	case IORING_OP_RECVMSG:
-		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), true);
+		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), true, sid);
 		break;
 	case IORING_OP_STATX:
 		add_range(s, (__u64)BPF_CORE_READ(req_statx(req), buffer),
@@ -697,39 +792,44 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	struct ring_info *ri;
 	struct uc_submit *s;
 	__u64 key = (__u64)req, rflags, ring_key, now, size;
-	__u32 tgid, zero = 0, nr_inline;
+	__u32 tgid, sid, zero = 0, nr_inline;
+	struct uc_tracked *t;
 	bool reported;
 
-	/* A thread with an enter_state is one of ours (it is created only
-	 * for tracked processes, and dies with the thread): that spares the
+	/* A thread with an enter_state is followed (it is created only for
+	 * tracked processes, and dies with the thread): that spares the
 	 * tracked-table lookup. SQPOLL and io-wq threads submit outside any
-	 * io_uring_enter and have none; neither does a thread whose state
-	 * could not be allocated. */
+	 * io_uring_enter and have none. */
 	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
 					  0, 0);
-	if (es)
+	if (es) {
 		tgid = bpf_get_current_pid_tgid() >> 32;
-	else if (!current_tracked(&tgid))
+		sid = es->session;
+	} else if ((t = current_tracked(&tgid))) {
+		sid = t->session;
+	} else {
 		return 0;
+	}
 	ring = req->ctx;
 	ring_key = (__u64)ring;
 	ri = bpf_map_lookup_elem(&rings, &ring_key);
 	if (!ri) {
 		/* A ring we did not see created (inherited or received). */
-		ring_track(ring_key, tgid, -1, ring->flags, 0, 0);
+		ring_track(ring_key, tgid, sid, -1, ring->flags, 0, 0);
 		ri = bpf_map_lookup_elem(&rings, &ring_key);
 	}
-	stat_inc(UC_STAT_SUBMITS);
+	stat_inc(sid, UC_STAT_SUBMITS);
 
 	now = es && es->ts ? es->ts : bpf_ktime_get_ns();
-	v.seq = __sync_fetch_and_add(&next_seq, 1);
+	v.seq = new_seq();
 	v.ctx = ring_key;
 	v.user_data = req->cqe.user_data;
 	v.ts = now;
 	v.tgid = tgid;
 	v.tid = (__u32)bpf_get_current_pid_tgid();
 	v.opcode = req->opcode;
+	v.session = sid;
 	rflags = req->flags;
 
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
@@ -746,7 +846,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	if (rflags & UC_IOSQE_IO_DRAIN)
 		s->flags |= UC_SUB_DRAIN;
 
-	classify(s, rflags);
+	classify(s, rflags, sid);
 	/* The request's address as a plain number (a pointer may not be
 	 * hashed): reloaded from the record, which classify() could have
 	 * changed, so the compiler cannot reuse the pointer register. */
@@ -760,7 +860,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER)
 			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
 		else
-			s->stack_id = v.stack_id = submit_stack(tgid, es);
+			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
 
 		/* Link chains: the kernel appends to submit_state.link after
 		 * this tracepoint, so a non-empty head means "joins it". */
@@ -793,7 +893,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 					v.flags = INF_ZC_MAIN;
 					s->flags |= UC_SUB_ZC_NOTIF;
 				} else {
-					stat_inc(UC_STAT_INFLIGHT_FULL);
+					stat_inc(sid, UC_STAT_INFLIGHT_FULL);
 				}
 			}
 		}
@@ -807,7 +907,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		/* Nothing could end it for user space: it is not told of it
 		 * at all (a hazard it takes part in is missed, and counted),
 		 * rather than kept in flight for ever. */
-		stat_inc(UC_STAT_INFLIGHT_FULL);
+		stat_inc(sid, UC_STAT_INFLIGHT_FULL);
 		return 0;
 	}
 	if ((v.flags & INF_QUIET) && ri)
@@ -819,11 +919,10 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 			nr_inline = UC_INLINE_RANGES;
 		size = offsetof(struct uc_submit, ranges) +
 		       nr_inline * sizeof(struct uc_range);
-		if (bpf_ringbuf_output(&events, s, size, wakeup_flags()))
-			stat_inc(UC_STAT_RINGBUF_LOST);
+		ev_output(sid, s, size);
 	}
 	if (ri && ri->quiet_inflight > 0)
-		walk_finished(ring);
+		walk_finished(ring, sid);
 	return 0;
 }
 
@@ -836,6 +935,7 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
 	 * their intermediate CQEs as auxiliary ones. */
+	struct uc_session_cfg *cfg;
 	__u64 key = (__u64)ring;
 	struct ring_info *ri;
 
@@ -846,15 +946,16 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
-	if (reap_lag_ns) {
+	cfg = session_cfg(ri->session);
+	if (cfg && cfg->reap_lag_ns) {
 		/* The CQE just filled sits at cached_cq_tail - 1. */
 		__u32 pos = ring->cached_cq_tail - 1;
 
-		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock();
+		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock(cfg->reap_lag_ns);
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
 	}
 	if (ri->quiet_inflight > 0)
-		walk_finished(ring);
+		walk_finished(ring, ri->session);
 	return 0;
 }
 
@@ -865,9 +966,11 @@ int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
 	     __s32 res, __u32 cflags, void *ocqe)
 {
 	__u64 key = (__u64)ring;
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &key);
 
-	if (bpf_map_lookup_elem(&rings, &key))
-		walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), key);
+	if (ri)
+		walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), key,
+			  ri->session);
 	return 0;
 }
 

@@ -12,6 +12,28 @@
 #ifndef __URINGCHECK_H
 #define __URINGCHECK_H
 
+/*
+ * Sessions: every uringcheck instance on the machine is one session of a
+ * kernel side they share (checker/shared.c). Each has its own event
+ * buffer, counters and settings; the processes it follows carry its id.
+ */
+#define UC_MAX_SESSIONS		64
+
+/* Value of the "tracked" map (key: tgid). */
+struct uc_tracked {
+	__u32 state;		/* UC_TRACKED, UC_TRACKED_TEARING_DOWN */
+	__u32 session;
+};
+#define UC_TRACKED		1
+#define UC_TRACKED_TEARING_DOWN	2	/* its teardown was reported */
+
+/* Value of the "sessions" map (key: session id), set by its instance. */
+struct uc_session_cfg {
+	__u64 reap_lag_ns;	/* a CQE ready longer is late; 0: off */
+	__u32 stack_bytes;	/* user stack copied per capture; 0: none */
+	__u32 owner;		/* pid of the uringcheck instance; 0: free */
+};
+
 /* Ranges carried inline in one submit record; vectored requests with
  * more iovecs send UC_EV_RANGES continuation records. */
 #define UC_INLINE_RANGES	4

@@ -6,8 +6,11 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,83 +83,253 @@ static int attach_sampler(struct uc_session *s, long lag_ms)
 	return 0;
 }
 
+/* FNV-1a: names the BPF object, so only identical builds share. */
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The tag of kernel sides this instance can share: same BPF object, same
+ * in-flight table size (the only setting that is not per session). */
+static void shared_tag(char *out, size_t len, uint32_t slots)
+{
+	size_t sz;
+	const void *elf = uringcheck_bpf__elf_bytes(&sz);
+
+	snprintf(out, len, "uc-%016llx-%u",
+		 (unsigned long long)hash_bytes(elf, sz, 0xcbf29ce484222325ULL), slots);
+}
+
+/* Every map and attached program of a freshly loaded object, for others
+ * to join (shared.h). */
+static void share_loaded(struct uc_session *s)
+{
+	struct bpf_object *obj = s->skel->obj;
+	struct bpf_program *p;
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (!strstr(bpf_map__name(m), ".kconfig"))
+			shared_add(&s->shared, bpf_map__name(m), bpf_map__fd(m));
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_link **l = NULL;
+		char name[40];
+
+		for (int i = 0; i < s->skel->skeleton->prog_cnt; i++)
+			if (*s->skel->skeleton->progs[i].prog == p)
+				l = s->skel->skeleton->progs[i].link;
+		if (!l || !*l)
+			continue;
+		snprintf(name, sizeof(name), "link:%s", bpf_program__name(p));
+		shared_add(&s->shared, name, bpf_link__fd(*l));
+	}
+}
+
+/* The slot of a session whose instance is gone: forget its processes,
+ * and start its counters from zero. Its event buffer stays in place
+ * until the slot's next owner replaces it: every change of a map-in-map
+ * entry waits for an RCU grace period (~10-20 ms here), which a delete
+ * at exit would add to every run. */
+static void reclaim_slot(struct uc_session *s, uint32_t slot)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t zeros[ncpu > 0 ? ncpu : 1];
+
+	int tracked = bpf_map__fd(s->skel->maps.tracked);
+	uint32_t key, next, *prev = NULL;
+
+	while (!bpf_map_get_next_key(tracked, prev, &next)) {
+		struct uc_tracked t;
+
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(tracked, &key, &t) && t.session == slot)
+			bpf_map_delete_elem(tracked, &key);
+	}
+	memset(zeros, 0, sizeof(zeros));
+	for (uint32_t i = 0; i < UC_STAT__COUNT; i++) {
+		uint32_t k = slot * UC_STAT__COUNT + i;
+
+		bpf_map__update_elem(s->skel->maps.stats, &k, sizeof(k), zeros,
+				     sizeof(zeros), BPF_ANY);
+	}
+}
+
+/* Under the lock: a free session slot (or one whose owner died). */
+static int claim_slot(struct uc_session *s, const struct uc_session_cfg *want)
+{
+	int cfgs = bpf_map__fd(s->skel->maps.sessions);
+
+	for (uint32_t slot = 0; slot < UC_MAX_SESSIONS; slot++) {
+		struct uc_session_cfg c;
+
+		if (bpf_map_lookup_elem(cfgs, &slot, &c))
+			return -1;
+		if (c.owner && !(kill(c.owner, 0) && errno == ESRCH))
+			continue;
+		reclaim_slot(s, slot);
+		if (bpf_map_update_elem(cfgs, &slot, want, BPF_ANY))
+			return -1;
+		return slot;
+	}
+	errno = EBUSY;
+	return -1;
+}
+
+/* Joined: reuse the shared maps; load only the two small programs each
+ * instance attaches for itself (the sampler and the liburing uprobes). */
+static void reuse_shared(struct uc_session *s)
+{
+	struct bpf_program *p;
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, s->skel->obj) {
+		int fd = shared_find(&s->shared, bpf_map__name(m));
+
+		if (fd >= 0)
+			bpf_map__reuse_fd(m, fd);
+	}
+	bpf_object__for_each_program(p, s->skel->obj)
+		bpf_program__set_autoload(p, p == s->skel->progs.uc_reap_sampler ||
+					  p == s->skel->progs.uc_liburing_call);
+}
+
+/* This session's own event buffer, in its slot. */
+static int session_buffer(struct uc_session *s, long mib)
+{
+	int outer = bpf_map__fd(s->skel->maps.session_events);
+	uint32_t slot = s->slot;
+
+	s->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events", 0, 0,
+				      (uint32_t)mib << 20, NULL);
+	if (s->events_fd < 0 ||
+	    bpf_map_update_elem(outer, &slot, &s->events_fd, BPF_ANY))
+		return -1;
+	s->sleeping_len = sysconf(_SC_PAGESIZE);
+	s->sleeping = mmap(NULL, s->sleeping_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   bpf_map__fd(s->skel->maps.reader_sleeping), 0);
+	if (s->sleeping == MAP_FAILED) {
+		s->sleeping = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int session_start(struct uc_session *s, const struct uc_options *o,
 		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
 {
+	struct uc_session_cfg cfg = {
+		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
+		.stack_bytes = (uint32_t)o->stack_size,
+		.owner = (uint32_t)getpid(),
+	};
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();
+	uint32_t slots = 64;
+	char tag[64];
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	s->events_fd = -1;
+	s->slot = -1;
 	s->on_event = fn;
 	s->arg = arg;
 	verbosity = o->verbose;
 	libbpf_set_print(print_libbpf);
 
+	/* The in-flight table: at least twice --max-inflight slots, a power
+	 * of two (bpf/inflight.bpf.h). */
+	while (slots < 2 * (uint64_t)o->max_inflight)
+		slots <<= 1;
+	shared_tag(tag, sizeof(tag), slots);
+	if (shared_lock(&s->shared, tag) && o->verbose)
+		fprintf(stderr, "uringcheck: cannot use " "/run/uringcheck (%s): "
+			"not sharing the kernel side\n", strerror(errno));
+	s->joined = !shared_join(&s->shared);
+
 	skel = uringcheck_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
 			strerror(errno));
-		return -1;
+		goto fail;
 	}
 	s->skel = skel;
 	skel->rodata->reissue_flag = k->reissue_flag;
-	skel->rodata->reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
-	skel->rodata->stack_bytes = (uint32_t)o->stack_size;
-	bpf_map__set_max_entries(skel->maps.events,
-				 (uint32_t)o->event_buffer_mb << 20);
-	/* The in-flight table: at least twice --max-inflight slots, a power
-	 * of two (bpf/inflight.bpf.h). */
-	uint32_t slots = 64;
-	while (slots < 2 * (uint64_t)o->max_inflight)
-		slots <<= 1;
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
 	skel->rodata->inf_mask = slots - 1;
-	/* Verification is most of start-up: load only what the options use. */
-	bpf_program__set_autoload(skel->progs.uc_liburing_call,
-				  o->liburing_uprobes && o->reap_lag_ms);
-	bpf_program__set_autoload(skel->progs.uc_reap_sampler, o->reap_lag_ms != 0);
+	if (s->joined)
+		reuse_shared(s);
 
 	err = uringcheck_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
 			"programs (%s)%s\n", strerror(-err),
 			o->verbose >= 2 ? "" : "; run with -vv for the verifier log");
-		return -1;
+		goto fail;
 	}
 	s->load_ms = now_ms() - t0;
 
 	t0 = now_ms();
-	err = uringcheck_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, "uringcheck: cannot attach the BPF programs (%s)%s\n",
-			strerror(-err), o->verbose ? "" : "; run with -v for details");
-		return -1;
+	if (!s->joined) {
+		/* The sampler and uprobes are attached per instance, below. */
+		err = uringcheck_bpf__attach(skel);
+		if (err) {
+			fprintf(stderr, "uringcheck: cannot attach the BPF programs "
+				"(%s)%s\n", strerror(-err),
+				o->verbose ? "" : "; run with -v for details");
+			goto fail;
+		}
+		share_loaded(s);
 	}
 	s->attach_ms = now_ms() - t0;
+
+	s->slot = claim_slot(s, &cfg);
+	if (s->slot < 0) {
+		fprintf(stderr, "uringcheck: no free session in the shared kernel "
+			"side (%d instances run at most): %s\n", UC_MAX_SESSIONS,
+			strerror(errno));
+		goto fail;
+	}
+	if (session_buffer(s, o->event_buffer_mb)) {
+		fprintf(stderr, "uringcheck: cannot create the event buffer: %s\n",
+			strerror(errno));
+		goto fail;
+	}
+	shared_register(&s->shared);
+	shared_unlock(&s->shared);
 
 	if (o->reap_lag_ms && attach_sampler(s, o->reap_lag_ms))
 		return -1;
 
-	s->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_ringbuf, s, NULL);
+	s->rb = ring_buffer__new(s->events_fd, on_ringbuf, s, NULL);
 	if (!s->rb) {
 		fprintf(stderr, "uringcheck: cannot map the event buffer: %s\n",
 			strerror(errno));
 		return -1;
 	}
-	if (o->verbose)
+	if (o->verbose && s->joined)
+		fprintf(stderr, "uringcheck: joined the BPF programs of uringcheck "
+			"pid %d as session %d (set up in %.1f ms)\n",
+			s->shared.holder, s->slot, s->load_ms + s->attach_ms);
+	else if (o->verbose)
 		fprintf(stderr, "uringcheck: BPF loaded in %.1f ms, attached in "
-			"%.1f ms\n", s->load_ms, s->attach_ms);
+			"%.1f ms (session %d)\n", s->load_ms, s->attach_ms, s->slot);
 	return 0;
+fail:
+	shared_unlock(&s->shared);
+	return -1;
 }
 
 int session_track(struct uc_session *s, pid_t pid)
 {
-	uint32_t key = pid, one = 1;
+	struct uc_tracked t = { .state = UC_TRACKED, .session = s->slot };
+	uint32_t key = pid;
 
-	if (bpf_map__update_elem(s->skel->maps.tracked, &key, sizeof(key), &one,
-				 sizeof(one), BPF_ANY)) {
+	if (bpf_map__update_elem(s->skel->maps.tracked, &key, sizeof(key), &t,
+				 sizeof(t), BPF_ANY)) {
 		fprintf(stderr, "uringcheck: cannot follow pid %d: %s\n", pid,
 			strerror(errno));
 		return -1;
@@ -184,10 +357,10 @@ int session_sleep_begins(struct uc_session *s)
 {
 	int n;
 
-	__atomic_store_n(&s->skel->bss->reader_sleeping, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->sleeping[s->slot], 1, __ATOMIC_SEQ_CST);
 	n = ring_buffer__consume(s->rb);
 	if (n > 0)
-		__atomic_store_n(&s->skel->bss->reader_sleeping, 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&s->sleeping[s->slot], 0, __ATOMIC_SEQ_CST);
 	return n;
 }
 
@@ -197,15 +370,39 @@ void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])
 	uint64_t vals[ncpu > 0 ? ncpu : 1];
 
 	memset(out, 0, sizeof(uint64_t) * UC_STAT__COUNT);
-	if (ncpu <= 0)
+	if (ncpu <= 0 || s->slot < 0)
 		return;
 	for (uint32_t i = 0; i < UC_STAT__COUNT; i++) {
-		if (bpf_map__lookup_elem(s->skel->maps.stats, &i, sizeof(i), vals,
+		uint32_t key = s->slot * UC_STAT__COUNT + i;
+
+		if (bpf_map__lookup_elem(s->skel->maps.stats, &key, sizeof(key), vals,
 					 sizeof(vals), 0))
 			continue;
 		for (int c = 0; c < ncpu; c++)
 			out[i] += vals[c];
 	}
+}
+
+/* Leaves the shared side: the slot is freed, its processes forgotten
+ * (descendants that outlive the target are not followed further), this
+ * process unlisted. The programs stay attached while another instance
+ * holds their links. */
+static void session_leave(struct uc_session *s)
+{
+	struct uc_session_cfg none = { 0 };
+	uint32_t slot = s->slot;
+
+	if (s->shared.lock_fd >= 0)
+		flock(s->shared.lock_fd, LOCK_EX);
+	if (s->slot >= 0) {
+		reclaim_slot(s, slot);
+		if (s->sleeping)
+			__atomic_store_n(&s->sleeping[slot], 0, __ATOMIC_SEQ_CST);
+		bpf_map__update_elem(s->skel->maps.sessions, &slot, sizeof(slot),
+				     &none, sizeof(none), BPF_ANY);
+	}
+	shared_unregister(&s->shared);
+	shared_unlock(&s->shared);
 }
 
 void session_stop(struct uc_session *s)
@@ -214,7 +411,18 @@ void session_stop(struct uc_session *s)
 		bpf_link__destroy(s->probes[i]);
 	bpf_link__destroy(s->sampler);	/* closes the perf event too */
 	ring_buffer__free(s->rb);
-	uringcheck_bpf__destroy(s->skel);	/* detaches every link */
+	if (s->skel)
+		session_leave(s);
+	if (s->sleeping)
+		munmap(s->sleeping, s->sleeping_len);
+	if (s->events_fd >= 0)
+		close(s->events_fd);
+	/* Our links and maps: the programs detach when no instance holds
+	 * their links any more. */
+	uringcheck_bpf__destroy(s->skel);
+	shared_close(&s->shared);
 	s->rb = NULL;
 	s->skel = NULL;
+	s->sleeping = NULL;
+	s->events_fd = -1;
 }

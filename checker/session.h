@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of a run: open -> configure -> load -> attach, the event
- * ring buffer, the counters, and teardown. Programs are attached through
- * BPF links owned by this process, so they go away with it whatever
- * happens; nothing is pinned.
+ * The BPF side of a run: open -> configure -> load -> attach (or join
+ * the programs another instance attached, checker/shared.h), this run's
+ * session (its slot, event buffer and counters), and teardown. Programs
+ * are attached through BPF links held by the instances using them, so
+ * they go away with the last of them whatever happens; nothing is pinned.
  */
 #ifndef UC_SESSION_H
 #define UC_SESSION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -15,6 +17,7 @@
 #include "options.h"
 #include <linux/types.h>
 #include "uringcheck.h"
+#include "shared.h"
 
 struct uringcheck_bpf;
 struct ring_buffer;
@@ -32,6 +35,12 @@ struct uc_session {
 	uc_event_fn on_event;
 	void *arg;
 	double load_ms, attach_ms;
+	struct uc_shared shared;	/* the kernel side other instances share */
+	bool joined;			/* ... set up by another instance */
+	int slot;			/* this run's session */
+	int events_fd;			/* its event buffer */
+	uint64_t *sleeping;		/* reader_sleeping, mapped */
+	size_t sleeping_len;
 };
 
 /* Returns 0, or -1 after printing a one-line reason. */

@@ -259,6 +259,33 @@ if want "runner: parallel"; then
 	fi
 fi
 
+if want "runner: shared"; then
+	# Instances share one set of BPF programs (checker/shared.h): a second
+	# instance joins the first's, judges only its own program, goes on
+	# when the first is killed outright (SIGKILL: no cleanup of its own),
+	# and once the last instance is gone no uringcheck program is left.
+	uc_progs() { bpftool prog show 2>/dev/null | grep -c 'name uc_submit'; }
+	$UC -v -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
+	apid=$!
+	for _ in $(seq 50); do grep -q "^$apid " /run/uringcheck/*.holders 2>/dev/null && break; sleep 0.1; done
+	$UC -v -- sh -c "sleep 1; exec $BIN/inj_read_read" >/dev/null 2>"$TMP/sh.b.err" &
+	bpid=$!
+	for _ in $(seq 50); do grep -q 'joined' "$TMP/sh.b.err" && break; sleep 0.1; done
+	joined=$(grep -c "joined the BPF programs of uringcheck pid $apid" "$TMP/sh.b.err")
+	kill -9 "$apid"; wait "$apid" 2>/dev/null
+	pkill -f "$BIN/rt_sleep 4" 2>/dev/null
+	wait "$bpid"; brc=$?
+	left=1
+	for _ in $(seq 30); do left=$(uc_progs); [ "$left" = 0 ] && break; sleep 0.1; done
+	if [ "$joined" = 1 ] && [ "$brc" = 66 ] &&
+	   grep -q 'ERROR: uringcheck: overlap' "$TMP/sh.b.err" &&
+	   ! grep -q 'ERROR' "$TMP/sh.a.err" && [ "$left" = 0 ]; then
+		pass "runner: shared: a second instance joins the first's programs, outlives its SIGKILL, nothing left attached"
+	else
+		fail "runner: shared" "joined=$joined exit=$brc programs left=$left" "$TMP/sh.b.err"
+	fi
+fi
+
 # --- stacks -------------------------------------------------------------------------
 # The line of a "SITE:name" marker in a source file.
 site() { grep -n "SITE:$2 " "$1" | head -1 | cut -d: -f1; }
