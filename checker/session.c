@@ -217,8 +217,14 @@ static int session_buffer(struct uc_session *s, long mib)
 	return 0;
 }
 
-int session_start(struct uc_session *s, const struct uc_options *o,
-		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
+/*
+ * Opens, configures and loads the object, either joining the shared maps
+ * and links in s->shared (@join) or as a fresh set that it attaches and
+ * offers to others; then claims a session slot. Quiet when joining fails:
+ * the caller then loads a private set.
+ */
+static int kernel_side(struct uc_session *s, const struct uc_options *o,
+		       const struct uc_kernel *k, uint32_t slots, bool join)
 {
 	struct uc_session_cfg cfg = {
 		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
@@ -227,9 +233,61 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	};
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();
+	int err;
+
+	skel = uringcheck_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	s->skel = skel;
+	skel->rodata->reissue_flag = k->reissue_flag;
+	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
+	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
+	skel->rodata->inf_mask = slots - 1;
+	if (join)
+		reuse_shared(s);
+
+	err = uringcheck_bpf__load(skel);
+	if (err) {
+		if (!join)
+			fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
+				"programs (%s)%s\n", strerror(-err),
+				o->verbose >= 2 ? "" : "; run with -vv for the verifier log");
+		return -1;
+	}
+	s->load_ms = now_ms() - t0;
+
+	t0 = now_ms();
+	if (!join) {
+		/* The sampler and uprobes are attached per instance, later. */
+		err = uringcheck_bpf__attach(skel);
+		if (err) {
+			fprintf(stderr, "uringcheck: cannot attach the BPF programs "
+				"(%s)%s\n", strerror(-err),
+				o->verbose ? "" : "; run with -v for details");
+			return -1;
+		}
+		share_loaded(s);
+	}
+	s->attach_ms = now_ms() - t0;
+
+	s->slot = claim_slot(s, &cfg);
+	if (s->slot < 0) {
+		if (!join)
+			fprintf(stderr, "uringcheck: cannot claim a session slot: %s\n",
+				strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int session_start(struct uc_session *s, const struct uc_options *o,
+		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
+{
 	uint32_t slots = 64;
 	char tag[64];
-	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->events_fd = -1;
@@ -245,60 +303,31 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		slots <<= 1;
 	shared_tag(tag, sizeof(tag), slots);
 	if (shared_lock(&s->shared, tag) && o->verbose)
-		fprintf(stderr, "uringcheck: cannot use " "/run/uringcheck (%s): "
-			"not sharing the kernel side\n", strerror(errno));
-	s->joined = !shared_join(&s->shared);
-
-	skel = uringcheck_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
-			strerror(errno));
+		fprintf(stderr, "uringcheck: cannot use /run/uringcheck (%s): "
+			"not sharing the BPF programs\n", strerror(errno));
+	s->joined = !o->no_share && !shared_join(&s->shared);
+	if (s->joined && kernel_side(s, o, k, slots, true)) {
+		/* Gone meanwhile, all sessions taken, ...: go alone. */
+		if (o->verbose)
+			fprintf(stderr, "uringcheck: cannot join the BPF programs of "
+				"uringcheck pid %d: loading a private set\n",
+				s->shared.holder);
+		uringcheck_bpf__destroy(s->skel);
+		s->skel = NULL;
+		s->slot = -1;
+		shared_drop(&s->shared);
+		s->joined = false;
+	}
+	if (!s->joined && kernel_side(s, o, k, slots, false))
 		goto fail;
-	}
-	s->skel = skel;
-	skel->rodata->reissue_flag = k->reissue_flag;
-	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
-	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
-	skel->rodata->inf_mask = slots - 1;
-	if (s->joined)
-		reuse_shared(s);
-
-	err = uringcheck_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
-			"programs (%s)%s\n", strerror(-err),
-			o->verbose >= 2 ? "" : "; run with -vv for the verifier log");
-		goto fail;
-	}
-	s->load_ms = now_ms() - t0;
-
-	t0 = now_ms();
-	if (!s->joined) {
-		/* The sampler and uprobes are attached per instance, below. */
-		err = uringcheck_bpf__attach(skel);
-		if (err) {
-			fprintf(stderr, "uringcheck: cannot attach the BPF programs "
-				"(%s)%s\n", strerror(-err),
-				o->verbose ? "" : "; run with -v for details");
-			goto fail;
-		}
-		share_loaded(s);
-	}
-	s->attach_ms = now_ms() - t0;
-
-	s->slot = claim_slot(s, &cfg);
-	if (s->slot < 0) {
-		fprintf(stderr, "uringcheck: no free session in the shared kernel "
-			"side (%d instances run at most): %s\n", UC_MAX_SESSIONS,
-			strerror(errno));
-		goto fail;
-	}
 	if (session_buffer(s, o->event_buffer_mb)) {
 		fprintf(stderr, "uringcheck: cannot create the event buffer: %s\n",
 			strerror(errno));
 		goto fail;
 	}
-	shared_register(&s->shared);
+	/* A private set (--no-share) is not offered to others either. */
+	if (!o->no_share)
+		shared_register(&s->shared);
 	shared_unlock(&s->shared);
 
 	if (o->reap_lag_ms && attach_sampler(s, o->reap_lag_ms))

@@ -73,12 +73,18 @@ int shared_find(const struct uc_shared *sh, const char *name)
 	return -1;
 }
 
-void shared_close(struct uc_shared *sh)
+void shared_drop(struct uc_shared *sh)
 {
 	if (sh->holder)
 		for (int i = 0; i < sh->nobjs; i++)
 			close(sh->objs[i].fd);
 	sh->nobjs = 0;
+	sh->holder = 0;
+}
+
+void shared_close(struct uc_shared *sh)
+{
+	shared_drop(sh);
 	if (sh->lock_fd >= 0)
 		close(sh->lock_fd);
 	sh->lock_fd = -1;

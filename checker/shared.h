@@ -51,7 +51,9 @@ int shared_find(const struct uc_shared *sh, const char *name);
 /* Under the lock: lists this process as a holder / removes it. */
 int shared_register(const struct uc_shared *sh);
 void shared_unregister(const struct uc_shared *sh);
-/* Closes the descriptors taken by shared_join. */
+/* Forgets the descriptors (closing those shared_join took). */
+void shared_drop(struct uc_shared *sh);
+/* ... and releases the lock file. */
 void shared_close(struct uc_shared *sh);
 
 #endif

@@ -46,7 +46,8 @@ header() { head -1 "$1" | grep -o "$2=[^ ]*" | head -1 | cut -d= -f2-; }
 
 # --- load ------------------------------------------------------------------
 if want load; then
-	if $UC -v true 2>"$TMP/load.err" && grep -q 'attached in' "$TMP/load.err"; then
+	# --no-share: load and attach here even if another instance runs.
+	if $UC -v --no-share true 2>"$TMP/load.err" && grep -q 'attached in' "$TMP/load.err"; then
 		pass "load: all BPF programs load and attach ($(grep -o 'loaded in [0-9.]* ms, attached in [0-9.]* ms' "$TMP/load.err"))"
 	else
 		fail "load: BPF programs" "did not load/attach" "$TMP/load.err"
@@ -272,17 +273,21 @@ if want "runner: shared"; then
 	bpid=$!
 	for _ in $(seq 50); do grep -q 'joined' "$TMP/sh.b.err" && break; sleep 0.1; done
 	joined=$(grep -c "joined the BPF programs of uringcheck pid $apid" "$TMP/sh.b.err")
+	# --no-share loads its own set even now, and still sees its program.
+	$UC -v --no-share "$BIN/inj_read_read" >/dev/null 2>"$TMP/sh.c.err"
+	crc=$?
+	private=$(grep -c 'BPF loaded in' "$TMP/sh.c.err")
 	kill -9 "$apid"; wait "$apid" 2>/dev/null
 	pkill -f "$BIN/rt_sleep 4" 2>/dev/null
 	wait "$bpid"; brc=$?
 	left=1
 	for _ in $(seq 30); do left=$(uc_progs); [ "$left" = 0 ] && break; sleep 0.1; done
-	if [ "$joined" = 1 ] && [ "$brc" = 66 ] &&
+	if [ "$joined" = 1 ] && [ "$brc" = 66 ] && [ "$private" = 1 ] && [ "$crc" = 66 ] &&
 	   grep -q 'ERROR: uringcheck: overlap' "$TMP/sh.b.err" &&
 	   ! grep -q 'ERROR' "$TMP/sh.a.err" && [ "$left" = 0 ]; then
-		pass "runner: shared: a second instance joins the first's programs, outlives its SIGKILL, nothing left attached"
+		pass "runner: shared: a second instance joins the first's programs, outlives its SIGKILL, nothing left attached; --no-share loads its own"
 	else
-		fail "runner: shared" "joined=$joined exit=$brc programs left=$left" "$TMP/sh.b.err"
+		fail "runner: shared" "joined=$joined exit=$brc no-share: loaded=$private exit=$crc programs left=$left" "$TMP/sh.b.err"
 	fi
 fi
 
