@@ -127,6 +127,23 @@ static void share_loaded(struct uc_session *s)
 	}
 }
 
+static void forget_rings(struct uc_session *s, uint32_t slot)
+{
+	int rings = bpf_map__fd(s->skel->maps.rings);
+	/* struct ring_info starts with tgid and session (bpf/uringcheck.bpf.c) */
+	uint32_t val[bpf_map__value_size(s->skel->maps.rings) / 4];
+	uint64_t key, next;
+	bool more;
+
+	/* The next key is taken before the current one may be deleted. */
+	for (more = !bpf_map_get_next_key(rings, NULL, &next); more;) {
+		key = next;
+		more = !bpf_map_get_next_key(rings, &key, &next);
+		if (!bpf_map_lookup_elem(rings, &key, val) && val[1] == slot)
+			bpf_map_delete_elem(rings, &key);
+	}
+}
+
 /* The slot of a session whose instance is gone: forget its processes,
  * and start its counters from zero. Its event buffer stays in place
  * until the slot's next owner replaces it: every change of a map-in-map
@@ -138,16 +155,22 @@ static void reclaim_slot(struct uc_session *s, uint32_t slot)
 	uint64_t zeros[ncpu > 0 ? ncpu : 1];
 
 	int tracked = bpf_map__fd(s->skel->maps.tracked);
-	uint32_t key, next, *prev = NULL;
+	uint32_t key, next;
+	bool more;
 
-	while (!bpf_map_get_next_key(tracked, prev, &next)) {
+	for (more = !bpf_map_get_next_key(tracked, NULL, &next); more;) {
 		struct uc_tracked t;
 
 		key = next;
-		prev = &key;
+		more = !bpf_map_get_next_key(tracked, &key, &next);
 		if (!bpf_map_lookup_elem(tracked, &key, &t) && t.session == slot)
 			bpf_map_delete_elem(tracked, &key);
 	}
+	/* Their rings too: the reap-lag sampler would otherwise go on
+	 * judging them, and report to the slot's next owner. (Ends of their
+	 * requests still in flight reach that owner's buffer as sequence
+	 * numbers it never saw, which it ignores.) */
+	forget_rings(s, slot);
 	memset(zeros, 0, sizeof(zeros));
 	for (uint32_t i = 0; i < UC_STAT__COUNT; i++) {
 		uint32_t k = slot * UC_STAT__COUNT + i;
