@@ -148,9 +148,16 @@ int shared_join(struct uc_shared *sh)
 	f = fopen(sh->registry, "re");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		int pid = atoi(line);
+
 		if (!take_from(sh, line))
 			break;
+		/* Not joinable (not a uringcheck any more, a descriptor gone):
+		 * dropped from the list when it is next written. */
+		if (pid > 0 && pid != getpid() && sh->nstale < 8)
+			sh->stale[sh->nstale++] = pid;
+	}
 	fclose(f);
 	return sh->holder ? 0 : -1;
 }
@@ -169,8 +176,12 @@ static int rewrite(const struct uc_shared *sh, bool self)
 	in = fopen(sh->registry, "re");
 	while (in && fgets(line, sizeof(line), in)) {
 		int pid = atoi(line);
+		bool stale = false;
 
-		if (pid > 0 && pid != getpid() && !(kill(pid, 0) && errno == ESRCH))
+		for (int i = 0; i < sh->nstale; i++)
+			stale |= sh->stale[i] == pid;
+		if (pid > 0 && pid != getpid() && !stale &&
+		    !(kill(pid, 0) && errno == ESRCH))
 			fputs(line, out);
 	}
 	if (in)

@@ -35,6 +35,8 @@ struct uc_shared {
 	int nobjs;
 	struct uc_shared_obj objs[UC_SHARED_MAX_OBJS];
 	int holder;		/* the pid joined through, 0: loaded here */
+	int nstale;		/* listed holders that could not be joined */
+	int stale[8];
 };
 
 /* Takes the lock for kernel sides tagged @tag (one per BPF object and
