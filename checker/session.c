@@ -6,7 +6,6 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "slots.h"
 #include "uringcheck.skel.h"
 
 static int verbosity;
@@ -127,80 +127,6 @@ static void share_loaded(struct uc_session *s)
 	}
 }
 
-static void forget_rings(struct uc_session *s, uint32_t slot)
-{
-	int rings = bpf_map__fd(s->skel->maps.rings);
-	/* struct ring_info starts with tgid and session (bpf/uringcheck.bpf.c) */
-	uint32_t val[bpf_map__value_size(s->skel->maps.rings) / 4];
-	uint64_t key, next;
-	bool more;
-
-	/* The next key is taken before the current one may be deleted. */
-	for (more = !bpf_map_get_next_key(rings, NULL, &next); more;) {
-		key = next;
-		more = !bpf_map_get_next_key(rings, &key, &next);
-		if (!bpf_map_lookup_elem(rings, &key, val) && val[1] == slot)
-			bpf_map_delete_elem(rings, &key);
-	}
-}
-
-/* The slot of a session whose instance is gone: forget its processes,
- * and start its counters from zero. Its event buffer stays in place
- * until the slot's next owner replaces it: every change of a map-in-map
- * entry waits for an RCU grace period (~10-20 ms here), which a delete
- * at exit would add to every run. */
-static void reclaim_slot(struct uc_session *s, uint32_t slot)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t zeros[ncpu > 0 ? ncpu : 1];
-
-	int tracked = bpf_map__fd(s->skel->maps.tracked);
-	uint32_t key, next;
-	bool more;
-
-	for (more = !bpf_map_get_next_key(tracked, NULL, &next); more;) {
-		struct uc_tracked t;
-
-		key = next;
-		more = !bpf_map_get_next_key(tracked, &key, &next);
-		if (!bpf_map_lookup_elem(tracked, &key, &t) && t.session == slot)
-			bpf_map_delete_elem(tracked, &key);
-	}
-	/* Their rings too: the reap-lag sampler would otherwise go on
-	 * judging them, and report to the slot's next owner. (Ends of their
-	 * requests still in flight reach that owner's buffer as sequence
-	 * numbers it never saw, which it ignores.) */
-	forget_rings(s, slot);
-	memset(zeros, 0, sizeof(zeros));
-	for (uint32_t i = 0; i < UC_STAT__COUNT; i++) {
-		uint32_t k = slot * UC_STAT__COUNT + i;
-
-		bpf_map__update_elem(s->skel->maps.stats, &k, sizeof(k), zeros,
-				     sizeof(zeros), BPF_ANY);
-	}
-}
-
-/* Under the lock: a free session slot (or one whose owner died). */
-static int claim_slot(struct uc_session *s, const struct uc_session_cfg *want)
-{
-	int cfgs = bpf_map__fd(s->skel->maps.sessions);
-
-	for (uint32_t slot = 0; slot < UC_MAX_SESSIONS; slot++) {
-		struct uc_session_cfg c;
-
-		if (bpf_map_lookup_elem(cfgs, &slot, &c))
-			return -1;
-		if (c.owner && !(kill(c.owner, 0) && errno == ESRCH))
-			continue;
-		reclaim_slot(s, slot);
-		if (bpf_map_update_elem(cfgs, &slot, want, BPF_ANY))
-			return -1;
-		return slot;
-	}
-	errno = EBUSY;
-	return -1;
-}
-
 /* Joined: reuse the shared maps; load only the two small programs each
  * instance attaches for itself (the sampler and the liburing uprobes). */
 static void reuse_shared(struct uc_session *s)
@@ -296,7 +222,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	}
 	s->attach_ms = now_ms() - t0;
 
-	s->slot = claim_slot(s, &cfg);
+	s->slot = slots_claim(s->skel, &cfg);
 	if (s->slot < 0) {
 		if (!join)
 			fprintf(stderr, "uringcheck: cannot claim a session slot: %s\n",
@@ -435,23 +361,17 @@ void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT])
 	}
 }
 
-/* Leaves the shared side: the slot is freed, its processes forgotten
- * (descendants that outlive the target are not followed further), this
- * process unlisted. The programs stay attached while another instance
- * holds their links. */
+/* Leaves the shared side: the session slot is released (slots.h) and
+ * this process unlisted. The programs stay attached while another
+ * instance holds their links. */
 static void session_leave(struct uc_session *s)
 {
-	struct uc_session_cfg none = { 0 };
-	uint32_t slot = s->slot;
-
 	if (s->shared.lock_fd >= 0)
 		flock(s->shared.lock_fd, LOCK_EX);
 	if (s->slot >= 0) {
-		reclaim_slot(s, slot);
 		if (s->sleeping)
-			__atomic_store_n(&s->sleeping[slot], 0, __ATOMIC_SEQ_CST);
-		bpf_map__update_elem(s->skel->maps.sessions, &slot, sizeof(slot),
-				     &none, sizeof(none), BPF_ANY);
+			__atomic_store_n(&s->sleeping[s->slot], 0, __ATOMIC_SEQ_CST);
+		slots_release(s->skel, s->slot);
 	}
 	shared_unregister(&s->shared);
 	shared_unlock(&s->shared);
