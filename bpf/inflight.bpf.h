@@ -16,14 +16,17 @@
  * slot, at least twice --max-inflight slots (a window is full only when
  * eight neighbouring slots are taken: counted as UC_STAT_INFLIGHT_FULL).
  *
- * Ownership: only the submission that claimed a slot writes its value,
- * before the kernel can issue (and so end) the request; only the caller
+ * Ownership: a submission claims a free slot by setting its key to
+ * INF_BUSY, writes the value, then publishes its own key (a
+ * compare-and-swap, so the value is complete before anyone can find it:
+ * a whole-table walk never reads a half-written value). Only the caller
  * whose compare-and-swap releases the key reports the end.
  */
 #ifndef __INFLIGHT_BPF_H
 #define __INFLIGHT_BPF_H
 
 #define INF_WINDOW	8
+#define INF_BUSY	1		/* key of a slot being written */
 
 #define INF_REPORTED	(1u << 0)	/* user space knows it: send DONE */
 #define INF_ZC_MAIN	(1u << 1)	/* buffer outlives it: notif ends it */
@@ -98,11 +101,12 @@ static __always_inline int inf_insert(__u64 key, const struct inflight_val *v)
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
 		struct inflight_val *val;
 
-		if (!k || *k || __sync_val_compare_and_swap(k, 0, key) != 0)
+		if (!k || *k || __sync_val_compare_and_swap(k, 0, INF_BUSY) != 0)
 			continue;
 		val = bpf_map_lookup_elem(&inf_vals, &idx);
 		if (val)
 			*val = *v;
+		__sync_val_compare_and_swap(k, INF_BUSY, key);
 		return 0;
 	}
 	return -1;

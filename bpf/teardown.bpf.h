@@ -71,7 +71,9 @@ static long td_window(__u64 i, struct td_ctx *td)
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
 		struct inflight_val *v;
 
-		if (!k || !*k)		/* a freed slot keeps its old value */
+		/* A freed slot keeps its old value; a busy one is being
+		 * written (bpf/inflight.bpf.h). */
+		if (!k || *k <= INF_BUSY)
 			continue;
 		v = bpf_map_lookup_elem(&inf_vals, &idx);
 		if (v)
