@@ -333,8 +333,14 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 		uc_opcode_name(a->opcode, ba), n, n == 1 ? "" : "s");
 	print_request(rep, "request", b);
 	print_request(rep, "overlaps in-flight", a);
-	fprintf(o, "    (in flight for %.3f ms when the request above was "
-		"submitted)\n", (double)(b->submit_ts - a->submit_ts) / 1e6);
+	/* Requests are stamped with the start of the io_uring_enter call that
+	 * submitted them (bpf/uringcheck.bpf.c), and share its stack. */
+	if ((a->stack_id && a->stack_id == b->stack_id) ||
+	    (!a->sqpoll && a->tid == b->tid && a->submit_ts == b->submit_ts))
+		fprintf(o, "    (both submitted by one io_uring_enter call)\n");
+	else
+		fprintf(o, "    (in flight for %.3f ms when the request above was "
+			"submitted)\n", (double)(b->submit_ts - a->submit_ts) / 1e6);
 	fprintf(o, "  shared bytes: [0x%llx, 0x%llx)\n",
 		(unsigned long long)f->start, (unsigned long long)f->end);
 	if (a->direction == UC_DIR_SINK && b->direction == UC_DIR_SINK)
