@@ -21,6 +21,11 @@
  * (submit_state.free_list); anything found on either has finished. Those
  * lists are walked when a ring has such requests in flight, and on
  * overflow. A request slot reused by a new submission ends the old one.
+ *
+ * One loaded copy serves every uringcheck instance on the machine
+ * (checker/shared.h): each is a session, with its own event buffer,
+ * counters and settings; a process, ring or request carries the session
+ * it belongs to, and its records go to that session's buffer only.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
