@@ -17,6 +17,8 @@ struct td_ctx {
 	__u64 ring;		/* 0: every ring/request of tgid */
 	__u32 tgid;
 	__u32 session;		/* the process's; its records go there */
+	__u32 report;		/* send DROPPED records (else only forget) */
+	__u32 forget;		/* free the slots: the process is going away */
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -32,15 +34,28 @@ static __always_inline void *td_reserve(struct td_ctx *td, __u64 size)
 	return e;
 }
 
-/* One request in flight at the teardown: report it dropped. */
-static __always_inline void td_request(struct inflight_val *v, struct td_ctx *td)
+/*
+ * One request in flight at the teardown: report it dropped, and when the
+ * process is going away, free its slot. The table outlives any one
+ * process (and any one instance, checker/shared.h): a request whose end
+ * the kernel never reports (some cancellations at exit post no CQE) would
+ * otherwise stay there, and match a later ring at the same address or a
+ * later process with the same tgid. Only the session's own requests
+ * match: another instance's process may reuse either.
+ */
+static __always_inline void td_request(__u64 *key, struct inflight_val *v,
+				       struct td_ctx *td)
 {
+	__u64 req = *key;
 	struct uc_dropped *e;
 
-	if (td->ring ? v->ctx != td->ring : v->tgid != td->tgid)
+	if (v->session != td->session ||
+	    (td->ring ? v->ctx != td->ring : v->tgid != td->tgid))
 		return;
+	if (td->forget)
+		__sync_val_compare_and_swap(key, req, 0);
 	/* A zero-copy send is reported once, through its notification. */
-	if (v->flags & INF_ZC_MAIN)
+	if (!td->report || (v->flags & INF_ZC_MAIN))
 		return;
 	e = td_reserve(td, sizeof(*e));
 	if (!e)
@@ -77,7 +92,7 @@ static long td_window(__u64 i, struct td_ctx *td)
 			continue;
 		v = bpf_map_lookup_elem(&inf_vals, &idx);
 		if (v)
-			td_request(v, td);
+			td_request(k, v, td);
 	}
 	return 0;
 }
@@ -153,7 +168,8 @@ static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			__s32 detail)
 {
-	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid };
+	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid,
+			     .report = 1, .forget = reason != UC_TD_CLOSE };
 	struct uc_teardown *e;
 
 	td.id = new_seq();
@@ -172,6 +188,16 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 	e->reason = reason;
 	e->detail = detail;
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+/* A process that went away without a teardown (killed outright, say):
+ * free its slots, report nothing. */
+__noinline int forget_process(__u32 sid, __u32 tgid)
+{
+	struct td_ctx td = { .tgid = tgid, .session = sid, .forget = 1 };
+
+	bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
 	return 0;
 }
 

@@ -89,6 +89,9 @@ struct {
 
 #include "inflight.bpf.h"
 
+/* bpf/teardown.bpf.h */
+__noinline int forget_process(__u32 sid, __u32 tgid);
+
 /* Per session: its event buffer, created by its instance (any size). */
 struct events_template {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -365,9 +368,11 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 	if (!group_dead || !(t = current_tracked(&tgid)))
 		return 0;
 	sid = t->session;
-	/* The tgid may be recycled by an unrelated process: forget it, and
-	 * its rings (their late cancellations still end via the inflight
-	 * table, which is keyed by request). */
+	/* The tgid may be recycled by an unrelated process: forget it, its
+	 * rings, and its requests (their teardown freed them, else they are
+	 * freed here; user space forgets them on UC_EV_EXIT). */
+	if (t->state != UC_TRACKED_TEARING_DOWN)
+		forget_process(sid, tgid);	/* no teardown freed its slots */
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
 	e = ev_reserve(sid, sizeof(*e));

@@ -97,6 +97,47 @@ static void request_drop(struct uc_tracker *t, struct uc_request *r)
 	request_free(t, r);
 }
 
+struct gone {
+	uint32_t tgid;
+	struct uc_request **list;
+	size_t n;
+};
+
+static void collect_gone(uint64_t key, void *val, void *arg)
+{
+	struct uc_request *r = val;
+	struct gone *g = arg;
+
+	(void)key;
+	if (r->as->tgid == g->tgid)
+		g->list[g->n++] = r;
+}
+
+/*
+ * The last thread of a process exited: its requests left flight with its
+ * address space (the kernel cancels them, and the kernel side stops
+ * tracking them: bpf/teardown.bpf.h); whether they were dropped was
+ * judged at its teardown. A later process with the same tgid starts from
+ * a fresh address space.
+ */
+static void on_process_exit(struct uc_tracker *t, uint32_t tgid)
+{
+	struct uc_aspace *as = u64map_get(&t->aspaces, tgid);
+	struct gone g = { .tgid = tgid };
+
+	g.list = xmalloc((t->requests.count + 1) * sizeof(*g.list));
+	u64map_each(&t->requests, collect_gone, &g);
+	/* Requests without ranges first: dropping the last one with ranges
+	 * may free an address space an exec left behind. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < g.n; i++)
+			if (!g.list[i]->nr_nodes == !pass)
+				request_drop(t, g.list[i]);
+	free(g.list);
+	if (as && u64map_del(&t->aspaces, tgid))
+		aspace_maybe_free(t, as);
+}
+
 static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 {
 	struct uc_request *r = xcalloc(1, sizeof(*r)), *stale;
@@ -352,6 +393,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 		break;
 	case UC_EV_EXIT:
 		stacks_process_changed(&t->stacks, h->tgid, 1);
+		on_process_exit(t, h->tgid);
 		break;
 	case UC_EV_FORK:
 		stacks_process_forked(&t->stacks, ((const struct uc_proc *)data)->parent_tgid,
