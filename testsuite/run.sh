@@ -13,7 +13,8 @@
 #                [options=--opt=v,...] [timeout=S] */
 #             inj_* must be reported with exactly those kinds (exit 66 when
 #             one of them fails the run by default), ok_* must stay silent
-#             (the program's own status, no report, no loss warning)
+#             (the program's own status, no report, no loss warning);
+#             then all of them again, eight at a time (cases in parallel)
 #   runner    exit status, signals, missing target, options, sudo identity,
 #             unperturbed environment, parallel instances
 #   examples  examples/*.c with their fixed twins
@@ -66,17 +67,19 @@ done
 # Kinds a report can name (reports/report.c); a case expects a "+" list.
 KINDS="overlap bufreg-lifetime munmap-inflight dropped unreaped-cqe reap-lag"
 
-run_case() {
-	local src=$1 name expect args opts to log rc k n got bad
+# case_verdict SRC [TAG]: runs one case and prints one line,
+# "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
+case_verdict() {
+	local src=$1 tag=${2:-} name expect args opts to log rc k n got bad want_rc
 	name=$(basename "$src" .c)
 	expect=$(header "$src" expect)
 	args=$(header "$src" args | tr ',' ' ')
 	opts=$(header "$src" options | tr ',' ' ')
 	to=$(header "$src" timeout)
-	log="$TMP/$name.log"
+	log="$TMP/$name$tag.log"
 	# shellcheck disable=SC2086
 	timeout "${to:-30}" $UC --log-file="$log" $opts -- "$BIN/$name" $args \
-		>"$TMP/$name.out" 2>"$TMP/$name.err"
+		>"$TMP/$name$tag.out" 2>"$TMP/$name$tag.err"
 	rc=$?
 	got=""
 	for k in $KINDS; do
@@ -87,10 +90,10 @@ run_case() {
 	bad=$(grep -c 'WARNING: uringcheck: [0-9]' "$log" 2>/dev/null)	# losses
 	if [ "$expect" = clean ]; then
 		if [ "$rc" = 0 ] && [ -z "$got" ] && [ "$bad" = 0 ]; then
-			pass "case: $name (silent)"
+			echo "pass|case: $name (silent)"
 		else
-			fail "case: $name" "expected a silent run with exit 0, got exit $rc and [${got:-nothing}]" "$log"
-			head -5 "$TMP/$name.err"
+			cat "$log" "$TMP/$name$tag.err" >"$TMP/$name$tag.fail" 2>/dev/null
+			echo "fail|case: $name|expected a silent run with exit 0, got exit $rc and [${got:-nothing}]|$TMP/$name$tag.fail"
 		fi
 		return
 	fi
@@ -101,18 +104,47 @@ run_case() {
 		case $k in overlap|bufreg-lifetime|munmap-inflight|dropped) want_rc=66 ;; esac
 	done
 	if [ "$got" = "$expect" ] && [ "$rc" = "$want_rc" ] && [ "$bad" = 0 ]; then
-		pass "case: $name (detected $got)"
+		echo "pass|case: $name (detected $got)"
 	else
-		fail "case: $name" "expected [$expect] and exit $want_rc, got [${got:-nothing}] and exit $rc" "$log"
-		head -5 "$TMP/$name.err"
+		cat "$log" "$TMP/$name$tag.err" >"$TMP/$name$tag.fail" 2>/dev/null
+		echo "fail|case: $name|expected [$expect] and exit $want_rc, got [${got:-nothing}] and exit $rc|$TMP/$name$tag.fail"
 	fi
 }
 
+# Counts a case_verdict line as a pass or a failure.
+verdict() {
+	local kind text reason log
+	IFS='|' read -r kind text reason log <<<"$1"
+	if [ "$kind" = pass ]; then pass "$text"; else fail "$text" "$reason" "$log"; fi
+}
+
+CASES=()
 for src in testsuite/cases/inj_*.c testsuite/cases/ok_*.c; do
-	[ -f "$src" ] || continue
-	want "case: $(basename "$src" .c)" || continue
-	run_case "$src"
+	[ -f "$src" ] && CASES+=("$src")
 done
+for src in "${CASES[@]}"; do
+	want "case: $(basename "$src" .c)" || continue
+	verdict "$(case_verdict "$src")"
+done
+
+# The same cases again, eight at a time: the instances share one set of
+# BPF programs (checker/shared.h), and each must still see exactly its
+# own program's hazards (no cross-talk, no leftovers of another's).
+if want "cases in parallel"; then
+	: >"$TMP/par.verdicts"
+	for src in "${CASES[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge 8 ]; do wait -n; done
+		case_verdict "$src" .par >>"$TMP/par.verdicts" &
+	done
+	wait
+	nfail=$(grep -c '^fail|' "$TMP/par.verdicts")
+	if [ "$(wc -l <"$TMP/par.verdicts")" = "${#CASES[@]}" ] && [ "$nfail" = 0 ]; then
+		pass "cases in parallel: all ${#CASES[@]} cases, 8 at a time, each saw exactly its own hazards"
+	else
+		grep '^fail|' "$TMP/par.verdicts" | cut -d'|' -f2,3 >"$TMP/par.fails"
+		fail "cases in parallel" "$nfail of ${#CASES[@]} cases wrong (or missing)" "$TMP/par.fails"
+	fi
+fi
 
 # --- runner ------------------------------------------------------------------
 # check NAME EXPECTED_STATUS CMD...: the status and, on failure, stderr.
