@@ -170,10 +170,14 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 {
 	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid,
 			     .report = 1, .forget = reason != UC_TD_CLOSE };
+	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	struct uc_teardown *e;
 
 	td.id = new_seq();
-	bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
+	/* The whole table is scanned (~1 ms): not for the many processes of
+	 * a test run (shells, compilers) that never touched io_uring. */
+	if (ring || !t || t->used_uring)
+		bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
 	bpf_for_each_map_elem(&rings, td_ring, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */

@@ -371,7 +371,7 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 	/* The tgid may be recycled by an unrelated process: forget it, its
 	 * rings, and its requests (their teardown freed them, else they are
 	 * freed here; user space forgets them on UC_EV_EXIT). */
-	if (t->state != UC_TRACKED_TEARING_DOWN)
+	if (t->state != UC_TRACKED_TEARING_DOWN && t->used_uring)
 		forget_process(sid, tgid);	/* no teardown freed its slots */
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
@@ -430,6 +430,7 @@ int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
 	if (!(t = current_tracked(&tgid)))
 		return 0;
 	sid = t->session;
+	t->used_uring = 1;
 	cfg = session_cfg(sid);
 	if (cfg && cfg->stack_bytes)
 		send_mappings(bpf_get_current_task_btf(), tgid, sid);
@@ -818,6 +819,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		sid = es->session;
 	} else if ((t = current_tracked(&tgid))) {
 		sid = t->session;
+		t->used_uring = 1;
 	} else {
 		return 0;
 	}

@@ -23,6 +23,8 @@
 struct uc_tracked {
 	__u32 state;		/* UC_TRACKED, UC_TRACKED_TEARING_DOWN */
 	__u32 session;
+	__u32 used_uring;	/* it created a ring or entered one: its
+				 * teardown has requests to look for */
 };
 #define UC_TRACKED		1
 #define UC_TRACKED_TEARING_DOWN	2	/* its teardown was reported */
