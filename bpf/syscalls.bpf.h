@@ -127,10 +127,9 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
-		if ((state = current_tracked(&tgid))) {
+		if ((state = current_tracked(&tgid)))
 			state->used_uring = 1;
-			enter_begins(state->session);
-		}
+		enter_begins(state);
 		return 0;
 	case UC_NR_MUNMAP:
 	case UC_NR_MREMAP:

@@ -283,20 +283,32 @@ struct {
 	__type(value, struct enter_state);
 } enter_states SEC(".maps");
 
-/* A new io_uring_enter of a thread session @sid follows. */
-static __always_inline void enter_begins(__u32 sid)
+#define ENTER_NO_SESSION	0xffffffffu
+
+/*
+ * A new io_uring_enter of the current thread; @t: its process's entry,
+ * NULL if no session follows it (any more: its uringcheck left), when
+ * the state of an earlier call must not make uc_submit take it for one of
+ * that session's threads.
+ */
+static __always_inline void enter_begins(struct uc_tracked *t)
 {
 	struct enter_state *es = bpf_task_storage_get(&enter_states,
 				bpf_get_current_task_btf(), 0,
-				BPF_LOCAL_STORAGE_GET_F_CREATE);
+				t ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 
-	if (es) {
-		es->ts = bpf_ktime_get_ns();
-		es->stack_id = 0;
-		es->session = sid;
-	} else {
-		stat_inc(sid, UC_STAT_PROCS_FULL);
+	if (!es) {
+		if (t)
+			stat_inc(t->session, UC_STAT_PROCS_FULL);
+		return;
 	}
+	if (!t) {
+		es->session = ENTER_NO_SESSION;
+		return;
+	}
+	es->ts = bpf_ktime_get_ns();
+	es->stack_id = 0;
+	es->session = t->session;
 }
 
 #include "stacks.bpf.h"
@@ -814,7 +826,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
 					  0, 0);
-	if (es) {
+	if (es && es->session != ENTER_NO_SESSION) {
 		tgid = bpf_get_current_pid_tgid() >> 32;
 		sid = es->session;
 	} else if ((t = current_tracked(&tgid))) {

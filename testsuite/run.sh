@@ -358,6 +358,25 @@ if want "runner: shared table"; then
 	fi
 fi
 
+if want "runner: shared orphan"; then
+	# A program started under one instance outlives it (its parent exits at
+	# once; descendants are not followed further) and makes an overlap
+	# later, while another instance has taken over the first one's
+	# session slot: that instance must not hear of it.
+	$UC -- "$BIN/rt_sleep" 6 >/dev/null 2>&1 &
+	hpid=$!
+	sleep 0.5
+	$UC -- sh -c "$BIN/rt_late_overlap 2 >/dev/null 2>&1 & sleep 0.3" >/dev/null 2>&1
+	$UC -- "$BIN/rt_sleep" 3.5 >/dev/null 2>"$TMP/orphan.err"
+	orc=$?
+	kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+	if [ "$orc" = 0 ] && ! grep -q 'ERROR' "$TMP/orphan.err"; then
+		pass "runner: shared orphan: a program that outlived its instance reaches no other instance"
+	else
+		fail "runner: shared orphan" "exit $orc: the other instance reported on it" "$TMP/orphan.err"
+	fi
+fi
+
 # --- stacks -------------------------------------------------------------------------
 # The line of a "SITE:name" marker in a source file.
 site() { grep -n "SITE:$2 " "$1" | head -1 | cut -d: -f1; }
