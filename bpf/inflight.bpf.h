@@ -12,7 +12,7 @@
  * Here a key lives in one of INF_WINDOW consecutive slots from its home
  * slot (one cache line of keys); a slot is claimed and released with a
  * compare-and-swap on its key, so there is no lock and no allocation.
- * Both arrays are preallocated: inf_keys 8 bytes, inf_vals 56 bytes a
+ * Both arrays are preallocated: inf_keys 8 bytes, inf_vals 64 bytes a
  * slot, at least twice --max-inflight slots (a window is full only when
  * eight neighbouring slots are taken: counted as UC_STAT_INFLIGHT_FULL).
  *
@@ -44,6 +44,8 @@ struct inflight_val {
 	__u8 session;			/* the submitter's session */
 	__u8 pad[2];
 	__u64 stack_id;			/* submission stack, 0: none */
+	__u32 owner;			/* ... and the instance holding it then */
+	__u32 pad2;
 };
 
 /* Sizes set by user space before load (a power of two, inf_mask + 1). */

@@ -19,6 +19,8 @@ struct td_ctx {
 	__u32 session;		/* the process's; its records go there */
 	__u32 report;		/* send DROPPED records (else only forget) */
 	__u32 forget;		/* free the slots: the process is going away */
+	__u32 owner;		/* the session's instance (session_owner) */
+	__u32 pad;
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -49,7 +51,7 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 	__u64 req = *key;
 	struct uc_dropped *e;
 
-	if (v->session != td->session ||
+	if (v->session != td->session || v->owner != td->owner ||
 	    (td->ring ? v->ctx != td->ring : v->tgid != td->tgid))
 		return;
 	if (td->forget)
@@ -169,7 +171,8 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			__s32 detail)
 {
 	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid,
-			     .report = 1, .forget = reason != UC_TD_CLOSE };
+			     .report = 1, .forget = reason != UC_TD_CLOSE,
+			     .owner = session_owner(sid) };
 	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	struct uc_teardown *e;
 
@@ -199,7 +202,8 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
  * free its slots, report nothing. */
 __noinline int forget_process(__u32 sid, __u32 tgid)
 {
-	struct td_ctx td = { .tgid = tgid, .session = sid, .forget = 1 };
+	struct td_ctx td = { .tgid = tgid, .session = sid, .forget = 1,
+			     .owner = session_owner(sid) };
 
 	bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
 	return 0;

@@ -62,6 +62,19 @@ static __always_inline struct uc_session_cfg *session_cfg(__u32 sid)
 	return bpf_map_lookup_elem(&sessions, &sid);
 }
 
+/* The instance now holding session @sid (0: none). */
+static __always_inline __u32 session_owner(__u32 sid)
+{
+	struct uc_session_cfg *cfg = session_cfg(sid);
+
+	return cfg ? cfg->owner : 0;
+}
+
+static __always_inline bool session_owned_by(__u32 sid, __u32 owner)
+{
+	return owner && session_owner(sid) == owner;
+}
+
 #define POST_TS_SLOTS	64		/* CQ positions whose post time is kept */
 
 struct ring_info {
@@ -481,6 +494,10 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	/* Only the caller whose release succeeds reports the end. */
 	if (!inf_release(slot, req))
 		return;
+	/* Its session has changed hands since (the request outlived the
+	 * instance that saw it submitted): the new owner never heard of it. */
+	if (!session_owned_by(copy.session, copy.owner))
+		return;
 	stat_inc(copy.session, UC_STAT_DONES);
 	if (copy.flags & INF_QUIET)
 		quiet_add(copy.ctx, -1);
@@ -854,6 +871,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	v.tid = (__u32)bpf_get_current_pid_tgid();
 	v.opcode = req->opcode;
 	v.session = sid;
+	v.owner = session_owner(sid);
 	rflags = req->flags;
 
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
