@@ -340,6 +340,9 @@ int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 	if (ptgid == ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
 	ct.session = pt->session;
+	/* A new process: a tgid used before (maps_sent outlives processes
+	 * and instances) has not had its mappings sent. */
+	bpf_map_delete_elem(&maps_sent, &ctgid);
 	if (bpf_map_update_elem(&tracked, &ctgid, &ct, BPF_ANY)) {
 		stat_inc(ct.session, UC_STAT_PROCS_FULL);
 		return 0;
@@ -399,6 +402,7 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 	if (t->state != UC_TRACKED_TEARING_DOWN && t->used_uring)
 		forget_process(sid, tgid);	/* no teardown freed its slots */
 	bpf_map_delete_elem(&tracked, &tgid);
+	bpf_map_delete_elem(&maps_sent, &tgid);
 	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
 	e = ev_reserve(sid, sizeof(*e));
 	if (!e)
