@@ -333,6 +333,15 @@ if want "runner: shared"; then
 	fi
 fi
 
+# An instance that keeps the shared programs alive for a while (its
+# program sleeps), started in the background; holder_stop ends it.
+holder_start() {
+	$UC -- "$BIN/rt_sleep" "$1" >/dev/null 2>&1 &
+	HOLDER=$!
+	sleep 0.5
+}
+holder_stop() { kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null; }
+
 if want "runner: shared table"; then
 	# While another instance keeps the shared programs (and their in-flight
 	# table) alive: a program exits with 2048 requests in flight (the
@@ -341,16 +350,14 @@ if want "runner: shared table"; then
 	# first one's was. The leftovers must not be reported as its dropped
 	# requests (they were, 2 runs in 6, before requests were freed with
 	# their process).
-	$UC -- "$BIN/rt_sleep" 15 >/dev/null 2>&1 &
-	hpid=$!
-	sleep 0.5
+	holder_start 15
 	bad=0
 	for run in 1 2 3 4 5 6; do
 		$UC "$BIN/inj_dropped_many" >/dev/null 2>&1
 		sleep 0.5
 		$UC "$BIN/ok_many_inflight" >/dev/null 2>"$TMP/st.err" || { bad=$run; break; }
 	done
-	kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+	holder_stop
 	if [ $bad = 0 ]; then
 		pass "runner: shared table: requests left in flight by a process that exited do not outlive it"
 	else
@@ -363,13 +370,11 @@ if want "runner: shared orphan"; then
 	# once; descendants are not followed further) and makes an overlap
 	# later, while another instance has taken over the first one's
 	# session slot: that instance must not hear of it.
-	$UC -- "$BIN/rt_sleep" 6 >/dev/null 2>&1 &
-	hpid=$!
-	sleep 0.5
+	holder_start 6
 	$UC -- sh -c "$BIN/rt_late_overlap 2 >/dev/null 2>&1 & sleep 0.3" >/dev/null 2>&1
 	$UC -- "$BIN/rt_sleep" 3.5 >/dev/null 2>"$TMP/orphan.err"
 	orc=$?
-	kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+	holder_stop
 	if [ "$orc" = 0 ] && ! grep -q 'ERROR' "$TMP/orphan.err"; then
 		pass "runner: shared orphan: a program that outlived its instance reaches no other instance"
 	else
