@@ -51,6 +51,9 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 	__u64 req = *key;
 	struct uc_dropped *e;
 
+	/* Read again: freed or being claimed since the window was read. */
+	if (req <= INF_BUSY)
+		return;
 	if (v->session != td->session || v->owner != td->owner ||
 	    (td->ring ? v->ctx != td->ring : v->tgid != td->tgid))
 		return;
