@@ -6,11 +6,12 @@
  *
  * io_uring_complete records when the CQE at each CQ position was posted
  * (ring_info.post_ts, keyed by position so a stale slot is recognised).
- * A sampler on a perf cpu-clock event (attached by user space only when
- * reap lag is enabled) reads every tracked ring's CQ head and tail: a CQE
- * ready at the head for longer than its session's threshold is late; when the head
- * moves past it, one UC_EV_REAP_LAG reports how long it waited, bounded
- * below by the last sample that still saw it and above by this one.
+ * A sampler on a perf cpu-clock event (attached by each instance that has
+ * reap lag enabled) reads every tracked ring's CQ head and tail: a CQE
+ * ready at the head for longer than its session's threshold is late; when
+ * the head moves past it, one UC_EV_REAP_LAG reports how long it waited,
+ * bounded below by the last sample that still saw it and above by this
+ * one.
  */
 #ifndef __REAP_LAG_BPF_H
 #define __REAP_LAG_BPF_H
@@ -68,8 +69,7 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
 	struct uc_session_cfg *cfg;
 	struct io_rings *r;
-	__u64 post, threshold, t;
-	__u64 *now = &t;
+	__u64 post, threshold, now;
 	__u32 head, tail;
 
 	if (sc->tgid && ri->tgid != sc->tgid)
@@ -79,15 +79,15 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	if (!cfg || !cfg->reap_lag_ns)
 		return 0;
 	threshold = cfg->reap_lag_ns;
-	t = lag_clock(threshold);
+	now = lag_clock(threshold);
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
-	lag_consumed(*key, ri, head, *now, sc->at_call);
+	lag_consumed(*key, ri, head, now, sc->at_call);
 	if (head == tail)
 		return 0;
 	if (ri->lag_active) {
-		ri->lag_seen = *now;
+		ri->lag_seen = now;
 		return 0;
 	}
 	/* When was the CQE at the head posted? Only trusted while the ring
@@ -99,12 +99,12 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	if (ri->post_pos[head & (POST_TS_SLOTS - 1)] != head)
 		return 0;
 	post = ri->post_ts[head & (POST_TS_SLOTS - 1)];
-	if (!post || *now < post || *now - post <= threshold)
+	if (!post || now < post || now - post <= threshold)
 		return 0;
 	ri->lag_active = 1;
 	ri->lag_pos = head;
 	ri->lag_post = post;
-	ri->lag_seen = *now;
+	ri->lag_seen = now;
 	ri->lag_pending = tail - head;
 	ri->lag_user_data = cqe_user_data(ring, r, head);
 	return 0;

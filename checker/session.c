@@ -251,7 +251,9 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	while (slots < 2 * (uint64_t)o->max_inflight)
 		slots <<= 1;
 	shared_tag(tag, sizeof(tag), slots);
-	if (shared_lock(&s->shared, tag) && o->verbose)
+	/* A private set (--no-share) is neither joined nor offered: no lock. */
+	s->shared.lock_fd = -1;
+	if (!o->no_share && shared_lock(&s->shared, tag) && o->verbose)
 		fprintf(stderr, "uringcheck: cannot use /run/uringcheck (%s): "
 			"not sharing the BPF programs\n", strerror(errno));
 	s->joined = !o->no_share && !shared_join(&s->shared);
@@ -274,9 +276,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 			strerror(errno));
 		goto fail;
 	}
-	/* A private set (--no-share) is not offered to others either. */
-	if (!o->no_share)
-		shared_register(&s->shared);
+	shared_register(&s->shared);
 	shared_unlock(&s->shared);
 
 	if (o->reap_lag_ms && attach_sampler(s, o->reap_lag_ms))
