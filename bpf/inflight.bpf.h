@@ -12,7 +12,7 @@
  * Here a key lives in one of INF_WINDOW consecutive slots from its home
  * slot (one cache line of keys); a slot is claimed and released with a
  * compare-and-swap on its key, so there is no lock and no allocation.
- * Both arrays are preallocated: inf_keys 8 bytes, inf_vals 64 bytes a
+ * Both arrays are preallocated: inf_keys 8 bytes, inf_vals 72 bytes a
  * slot, at least twice --max-inflight slots (a window is full only when
  * eight neighbouring slots are taken: counted as UC_STAT_INFLIGHT_FULL).
  *
@@ -32,6 +32,9 @@
 #define INF_ZC_MAIN	(1u << 1)	/* buffer outlives it: notif ends it */
 #define INF_NOTIF	(1u << 2)	/* a zero-copy notification */
 #define INF_QUIET	(1u << 3)	/* IOSQE_CQE_SKIP_SUCCESS: no CQE on success */
+#define INF_HOLDS_MEM	(1u << 4)	/* has user ranges while in flight */
+#define INF_TD_SEEN	(1u << 5)	/* reported at a ring's close already */
+#define INF_COUNTED	(1u << 6)	/* counted in its ring's inflight */
 
 struct inflight_val {
 	__u64 seq;
@@ -45,7 +48,12 @@ struct inflight_val {
 	__u8 pad[2];
 	__u64 stack_id;			/* submission stack, 0: none */
 	__u32 owner;			/* ... and the instance holding it then */
-	__u32 pad2;
+	/* The link-chain member before it (slot + 1, 0: none) and that
+	 * member's seq: a request ends only after the one before it in its
+	 * chain, so its end is also theirs (how a CQE-skipping member that
+	 * finished silently is known to have finished). */
+	__u32 prev_slot;
+	__u64 prev_seq;
 };
 
 /* Sizes set by user space before load (a power of two, inf_mask + 1). */

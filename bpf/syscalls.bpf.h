@@ -10,8 +10,9 @@
  *                                  then UC_EV_REGISTER from the
  *                                  io_uring_register tracepoint (ring, result)
  *   close of a ring's last fd,
- *   exit_group / exit of the last thread
- *                               -> teardown snapshot (teardown.bpf.h)
+ *   exit_group / exit of the last thread,
+ *   execve / execveat           -> teardown snapshot (teardown.bpf.h); a
+ *                                  failed exec's UC_EV_CALL_RET withdraws it
  */
 #ifndef __SYSCALLS_BPF_H
 #define __SYSCALLS_BPF_H
@@ -138,6 +139,8 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_CLOSE:
 	case UC_NR_EXIT:
 	case UC_NR_EXIT_GROUP:
+	case UC_NR_EXECVE:
+	case UC_NR_EXECVEAT:
 		break;
 	default:
 		return 0;
@@ -157,6 +160,15 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 			teardown(sid, tgid, ring, UC_TD_CLOSE, fd);
 		return 0;
 	}
+	if (id == UC_NR_EXECVE || id == UC_NR_EXECVEAT) {
+		/* A successful exec cancels every request of the process
+		 * (io_uring_task_cancel) before sched_process_exec fires:
+		 * judge now; user space keeps it until the exec is known to
+		 * have succeeded. */
+		if (state->used_uring)
+			teardown(sid, tgid, 0, UC_TD_EXEC, 0);
+		return 0;
+	}
 	if (id == UC_NR_EXIT_GROUP ||
 	    (id == UC_NR_EXIT &&
 	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) == 1)) {
@@ -174,6 +186,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 			return 0;
 	}
 
+	collect_process_quiet_ends(tgid);
 	c = bpf_map_lookup_elem(&call_scratch, &zero);
 	if (!c)
 		return 0;
@@ -203,9 +216,13 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	struct uc_tracked *t;
 	__u32 tgid;
 
-	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE)
+	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
+	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;
 	if (!(t = current_tracked(&tgid)))
+		return 0;
+	/* Only a failed exec returns here in the process that made it. */
+	if ((id == UC_NR_EXECVE || id == UC_NR_EXECVEAT) && (ret >= 0 || !t->used_uring))
 		return 0;
 	e = ev_reserve(t->session, sizeof(*e));
 	if (!e)

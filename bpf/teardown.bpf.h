@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Teardown snapshot: when a process is about to exit (exit_group, exit of
- * its last thread, a fatal signal) or the last descriptor of a ring is
- * closed, every request still in flight there was dropped: the kernel is
- * about to cancel it, so "it completed" would be the kernel's doing, not
- * the program's. Posted CQEs the program never consumed are counted too.
+ * its last thread, a fatal signal), to exec, or the last descriptor of a
+ * ring is closed, every request still in flight there is left to the
+ * kernel, which is about to cancel it. Posted CQEs the program never
+ * consumed, and the ring's own counters of what the kernel dropped, are
+ * read at the same moment.
  *
- * Records: UC_EV_DROPPED per request, UC_EV_UNREAPED per ring, then one
+ * First the rings' free-request stacks are read whole: a request that
+ * finished without a CQE of its own (CQE skipped, or overflowed without
+ * being matched at once) is there, and is not "in flight".
+ *
+ * Records: UC_EV_UNREAPED per ring, UC_EV_DROPPED per request, then one
  * UC_EV_TEARDOWN that closes the set (user space judges on it).
  */
 #ifndef __TEARDOWN_BPF_H
@@ -20,7 +25,9 @@ struct td_ctx {
 	__u32 report;		/* send DROPPED records (else only forget) */
 	__u32 forget;		/* free the slots: the process is going away */
 	__u32 owner;		/* the session's instance (session_owner) */
-	__u32 pad;
+	__u32 mark_seen;	/* a ring's close: its requests may outlive it
+				 * (until the kernel ends them); a later
+				 * teardown does not report them again */
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -57,11 +64,15 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 	if (v->session != td->session || v->owner != td->owner ||
 	    (td->ring ? v->ctx != td->ring : v->tgid != td->tgid))
 		return;
-	if (td->forget)
-		__sync_val_compare_and_swap(key, req, 0);
-	/* A zero-copy send is reported once, through its notification. */
-	if (!td->report || (v->flags & INF_ZC_MAIN))
+	if (td->forget && __sync_val_compare_and_swap(key, req, 0) == req &&
+	    session_owned_by(v->session, v->owner))
+		ring_add(v->ctx, v->flags);
+	/* A zero-copy send is reported once, through its notification; a
+	 * request reported at its ring's close, once. */
+	if (!td->report || (v->flags & (INF_ZC_MAIN | INF_TD_SEEN)))
 		return;
+	if (td->mark_seen)
+		v->flags |= INF_TD_SEEN;
 	e = td_reserve(td, sizeof(*e));
 	if (!e)
 		return;
@@ -74,6 +85,7 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 	e->teardown = td->id;
 	e->stack_id = v->stack_id;
 	e->opcode = v->opcode;
+	e->holds_mem = !!(v->flags & INF_HOLDS_MEM);
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
 	bpf_ringbuf_submit(e, 0);	/* the closing record wakes the reader */
 }
@@ -102,10 +114,12 @@ static long td_window(__u64 i, struct td_ctx *td)
 	return 0;
 }
 
+#define OVERFLOW_COUNT_MAX	65536
+
 struct overflow_walk {
 	struct list_head *head;		/* the ring's cq_overflow_list */
 	struct list_head *pos;
-	__u32 n;			/* entries: 1024 unless it ended */
+	__u32 n;			/* entries: the maximum unless it ended */
 };
 
 static long overflow_step(__u64 i, struct overflow_walk *w)
@@ -122,69 +136,106 @@ static long overflow_step(__u64 i, struct overflow_walk *w)
 	return 0;
 }
 
-/* Entries on the CQ overflow list (a list_head ring), up to 1024. A
- * bpf_loop, not a bounded for loop: the verifier walked all 1024
- * iterations of that one (~25 ms of start-up, twice). */
-static __always_inline __u32 overflow_count(struct io_ring_ctx *ring)
+/* Entries on the CQ overflow list (a list_head ring), up to
+ * OVERFLOW_COUNT_MAX (*capped says so). A bpf_loop, not a bounded for
+ * loop: the verifier walked every iteration of that one. */
+static __always_inline __u32 overflow_count(struct io_ring_ctx *ring, __u32 *capped)
 {
-	struct overflow_walk w = { .head = &ring->cq_overflow_list, .n = 1024 };
+	struct overflow_walk w = { .head = &ring->cq_overflow_list,
+				   .n = OVERFLOW_COUNT_MAX };
 
 	w.pos = BPF_CORE_READ(ring, cq_overflow_list.next);
-	bpf_loop(1024, overflow_step, &w, 0);
+	bpf_loop(OVERFLOW_COUNT_MAX, overflow_step, &w, 0);
+	*capped = w.n == OVERFLOW_COUNT_MAX && w.pos && w.pos != w.head;
 	return w.n;
+}
+
+/* One ring at a teardown: its finished requests ended first, then its
+ * completion side recorded. */
+static __always_inline void td_one_ring(__u64 key, struct ring_info *ri,
+					struct td_ctx *td)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
+	struct uc_session_cfg *cfg;
+	struct io_rings *r;
+	struct uc_unreaped *e;
+	__u32 head, tail, over, capped = 0, sq_dropped, cq_overflow;
+
+	if (ri->quiet_inflight > 0 || ri->ovf_unmatched) {
+		if (walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), key,
+			      list_walk_max))
+			stat_inc(td->session, UC_STAT_WALK_TRUNC);
+		ri->freed = 0;
+		ri->ovf_unmatched = 0;
+	}
+	r = BPF_CORE_READ(ring, rings);
+	head = BPF_CORE_READ(r, cq.head);
+	tail = BPF_CORE_READ(r, cq.tail);
+	/* A late CQE consumed since the last sample is reported now: the
+	 * sampler will not see this ring again. */
+	cfg = session_cfg(ri->session);
+	if (cfg && cfg->reap_lag_ns)
+		lag_consumed(key, ri, head, lag_clock(cfg->reap_lag_ns), false);
+	over = overflow_count(ring, &capped);
+	sq_dropped = BPF_CORE_READ(r, sq_dropped);
+	cq_overflow = BPF_CORE_READ(r, cq_overflow);
+	/* Sent even when all is well: user space marks how far the CQ was
+	 * told (a ring outlives an exec's teardown). */
+	e = td_reserve(td, sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, UC_EV_UNREAPED, ri->tgid);
+	e->ctx = key;
+	e->teardown = td->id;
+	e->cq_head = head;
+	e->cq_tail = tail;
+	e->overflowed = over;
+	e->overflow_capped = capped;
+	e->sq_dropped = sq_dropped;
+	e->cq_overflow = cq_overflow;
+	bpf_ringbuf_submit(e, 0);
 }
 
 static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 		    struct td_ctx *td)
 {
-	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
-	struct uc_session_cfg *cfg;
-	struct io_rings *r;
-	struct uc_unreaped *e;
-	__u32 ready, over;
-
-	if (td->ring ? *key != td->ring : ri->tgid != td->tgid)
-		return 0;
-	r = BPF_CORE_READ(ring, rings);
-	/* A late CQE consumed since the last sample is reported now: the
-	 * sampler will not see this ring again. */
-	cfg = session_cfg(ri->session);
-	if (cfg && cfg->reap_lag_ns)
-		lag_consumed(*key, ri, BPF_CORE_READ(r, cq.head),
-			     lag_clock(cfg->reap_lag_ns), false);
-	ready = BPF_CORE_READ(r, cq.tail) - BPF_CORE_READ(r, cq.head);
-	over = overflow_count(ring);
-	if (!ready && !over)
-		return 0;
-	e = td_reserve(td, sizeof(*e));
-	if (!e)
-		return 0;
-	fill_hdr(&e->hdr, UC_EV_UNREAPED, ri->tgid);
-	e->ctx = *key;
-	e->teardown = td->id;
-	e->ready = ready;
-	e->overflowed = over;
-	bpf_ringbuf_submit(e, 0);
+	if (ri->tgid == td->tgid)
+		td_one_ring(*key, ri, td);
 	return 0;
 }
 
-/* Global: reached from three places (exit, close, fatal signal), each
- * of which would otherwise verify both table walks again. */
+/* Global: reached from four places (exit, exec, close, fatal signal),
+ * each of which would otherwise verify both table walks again. */
 __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			__s32 detail)
 {
 	struct td_ctx td = { .ring = ring, .tgid = tgid, .session = sid,
-			     .report = 1, .forget = reason != UC_TD_CLOSE,
+			     .report = 1,
+			     .forget = reason == UC_TD_EXIT || reason == UC_TD_SIGNAL,
+			     .mark_seen = reason == UC_TD_CLOSE,
 			     .owner = session_owner(sid) };
 	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	struct uc_teardown *e;
+	bool scan;
 
 	td.id = new_seq();
-	/* The whole table is scanned (~1 ms): not for the many processes of
-	 * a test run (shells, compilers) that never touched io_uring. */
-	if (ring || !t || t->used_uring)
+	if (ring) {
+		struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+		/* A ring with nothing in flight costs no table scan: test
+		 * suites create and close thousands. */
+		scan = !ri || ri->inflight != 0;
+		if (ri)
+			td_one_ring(ring, ri, &td);
+	} else {
+		bpf_for_each_map_elem(&rings, td_ring, &td, 0);
+		/* The whole table is scanned (~1 ms): not for the many
+		 * processes of a test run (shells, compilers) that never
+		 * touched io_uring. */
+		scan = !t || t->used_uring;
+	}
+	if (scan)
 		bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
-	bpf_for_each_map_elem(&rings, td_ring, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
 	if (ring)

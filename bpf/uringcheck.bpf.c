@@ -11,16 +11,22 @@
  *   io_uring_submit_req    request accepted (after its prep)
  *   io_uring_complete      CQE posted for a request: its end
  *   io_uring_cqe_overflow  CQE went to the overflow list
- *   io_uring_cqring_wait   the program waits for completions
  *   sched_process_{fork,exec,exit}
  *
- * A request that ends without a CQE of its own (IOSQE_CQE_SKIP_SUCCESS,
- * or a CQE on the overflow list) fires no per-request event. Every
- * finished request, though, first sits on the ring's completion batch
- * (submit_state.compl_reqs) and is then pushed on its free-request stack
- * (submit_state.free_list); anything found on either has finished. Those
- * lists are walked when a ring has such requests in flight, and on
- * overflow. A request slot reused by a new submission ends the old one.
+ * A request that ends without a CQE of its own fires no per-request
+ * event: IOSQE_CQE_SKIP_SUCCESS, or a CQE that went to the overflow list.
+ * Their ends are found at a bounded cost per event (docs/design.md):
+ *  - an overflowed CQE belongs to the next request of the completion
+ *    batch being flushed after the last one seen posting: a cursor per
+ *    ring follows the batch, one step per CQE;
+ *  - a request ends only after the member before it in its link chain,
+ *    so a chain member's end ends its predecessors;
+ *  - a finished request is pushed on its ring's free-request stack, so
+ *    before a submission on a ring with CQE-skipping requests in flight
+ *    the top of that stack is read, as deep as the requests freed since
+ *    the last look (counted at each completion);
+ *  - at a teardown, the whole stack;
+ *  - a request slot reused by a new submission ends the old one.
  *
  * One loaded copy serves every uringcheck instance on the machine
  * (checker/shared.h): each is a session, with its own event buffer,
@@ -38,8 +44,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
 const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
-/* Longest list walked for ends; the rest is counted (UC_STAT_WALK_TRUNC). */
-const volatile __u32 list_walk_max = 4096;
+/* Longest free-request stack read at a teardown; the rest is counted
+ * (UC_STAT_WALK_TRUNC). */
+const volatile __u32 list_walk_max = 65536;
 
 /* Every process followed, by tgid, with the session that follows it. */
 struct {
@@ -83,6 +90,11 @@ struct ring_info {
 	__u32 lag_active;		/* the CQE at lag_pos is late */
 	__u32 pad;
 	__s64 quiet_inflight;		/* requests that may end without CQE */
+	__s64 inflight;			/* requests in flight (INF_COUNTED) */
+	__u64 freed;			/* ends since the free stack was read */
+	__u64 ovf_cursor;		/* last request seen ending in a flush */
+	__u64 ovf_batch;		/* ... the batch it was in (its head) */
+	__u64 ovf_unmatched;		/* overflows not matched at once */
 	/* reap lag: when the CQE at each recent CQ position was posted */
 	__u64 post_ts[POST_TS_SLOTS];
 	__u32 post_pos[POST_TS_SLOTS];
@@ -469,12 +481,108 @@ int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
 
 /* ---- ends ------------------------------------------------------------ */
 
-static __always_inline void quiet_add(__u64 ring, __s64 n)
-{
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+/* CQE-skipping requests in flight on any ring: the system calls that
+ * judge in-flight memory (munmap, ...) look for their ends first. */
+__s64 quiet_total;
 
-	if (ri)
-		__sync_fetch_and_add(&ri->quiet_inflight, n);
+static __always_inline void ring_add(__u64 ring, __u32 flags)
+{
+	struct ring_info *ri;
+
+	/* Counted only where the ring was known at submission. */
+	if (!(flags & INF_COUNTED))
+		return;
+	ri = bpf_map_lookup_elem(&rings, &ring);
+	if (!ri)
+		return;
+	if (flags & INF_QUIET) {
+		__sync_fetch_and_add(&ri->quiet_inflight, -1);
+		__sync_fetch_and_add(&quiet_total, -1);
+	}
+	if (flags & INF_COUNTED)
+		__sync_fetch_and_add(&ri->inflight, -1);
+}
+
+/*
+ * Frees @slot if it still holds @key and tells the request's session it
+ * ended; *@copy gets the entry. False if someone else ended it first.
+ */
+static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflags,
+				     __u32 how, struct inflight_val *copy)
+{
+	struct inflight_val *v = inf_val(slot);
+	struct uc_done *e;
+
+	if (!v)
+		return false;
+	*copy = *v;
+	/* Only the caller whose release succeeds reports the end. */
+	if (!inf_release(slot, key))
+		return false;
+	/* Its session has changed hands since (the request outlived the
+	 * instance that saw it submitted): the new owner never heard of it. */
+	if (!session_owned_by(copy->session, copy->owner))
+		return true;
+	stat_inc(copy->session, UC_STAT_DONES);
+	ring_add(copy->ctx, copy->flags);
+	if (!(copy->flags & INF_REPORTED))
+		return true;
+	e = ev_reserve(copy->session, sizeof(*e));
+	if (!e)
+		return true;
+	/* Nothing is timed from an end, and a clock read is a measurable
+	 * share of this path: ends are not stamped (hdr.ts 0). */
+	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, 0);
+	e->seq = copy->seq;
+	e->ctx = copy->ctx;
+	e->res = res;
+	e->cflags = cflags;
+	e->how = (copy->flags & INF_NOTIF) ? UC_DONE_NOTIF : how;
+	e->pad = 0;
+	ev_submit(copy->session, e);
+	return true;
+}
+
+struct chain_walk {
+	__u32 slot;			/* predecessor's slot + 1, 0: none */
+	__u32 pad;
+	__u64 seq;			/* ... and its seq */
+};
+
+static long chain_step(__u64 i, struct chain_walk *w)
+{
+	struct inflight_val copy;
+	__u32 idx = w->slot - 1;
+	__u64 *k;
+
+	if (!w->slot)
+		return 1;
+	k = bpf_map_lookup_elem(&inf_keys, &idx);
+	w->slot = 0;
+	if (!k || *k <= INF_BUSY) {
+		return 1;
+	} else {
+		struct inflight_val *v = inf_val(idx);
+
+		/* Ended already, and the slot taken by another request. */
+		if (!v || v->seq != w->seq)
+			return 1;
+	}
+	if (!end_slot(idx, *k, 0, 0, UC_DONE_CHAIN, &copy))
+		return 1;
+	w->slot = copy.prev_slot;
+	w->seq = copy.prev_seq;
+	return 0;
+}
+
+/* A chain member ended: the members before it (still in our table only
+ * because they posted no CQE) ended before it. Global: verified once. */
+__noinline int end_chain(__u32 prev_slot, __u64 prev_seq)
+{
+	struct chain_walk w = { .slot = prev_slot, .seq = prev_seq };
+
+	bpf_loop(64, chain_step, &w, 0);
+	return 0;
 }
 
 /*
@@ -487,46 +595,29 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 {
 	int slot = inf_find(req);
 	struct inflight_val copy, *v;
-	struct uc_done *e;
 
 	if (slot < 0)
 		return;
 	v = inf_val(slot);
 	if (!v || (ring && v->ctx != ring))
 		return;
-	copy = *v;
-	/* Only the caller whose release succeeds reports the end. */
-	if (!inf_release(slot, req))
+	if (!end_slot(slot, req, res, cflags, how, &copy))
 		return;
-	/* Its session has changed hands since (the request outlived the
-	 * instance that saw it submitted): the new owner never heard of it. */
-	if (!session_owned_by(copy.session, copy.owner))
-		return;
-	stat_inc(copy.session, UC_STAT_DONES);
-	if (copy.flags & INF_QUIET)
-		quiet_add(copy.ctx, -1);
-	if (!(copy.flags & INF_REPORTED))
-		return;
-	e = ev_reserve(copy.session, sizeof(*e));
-	if (!e)
-		return;
-	/* Nothing is timed from an end, and a clock read is a measurable
-	 * share of this path: ends are not stamped (hdr.ts 0). */
-	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, 0);
-	e->seq = copy.seq;
-	e->ctx = copy.ctx;
-	e->res = res;
-	e->cflags = cflags;
-	e->how = (copy.flags & INF_NOTIF) ? UC_DONE_NOTIF : how;
-	e->pad = 0;
-	ev_submit(copy.session, e);
+	/* A linked timeout may fire while the request before it still
+	 * runs: its end says nothing about that request. */
+	if (copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT &&
+	    how != UC_DONE_REUSED)
+		end_chain(copy.prev_slot, copy.prev_seq);
 }
 
+/*
+ * Reading a ring's free-request stack: every request the kernel finished
+ * is pushed there (io_req_add_to_cache) until a submission takes it
+ * again, so one found there has ended, whether or not it posted a CQE.
+ */
 struct list_walk {
 	void *node;			/* struct io_wq_work_node * */
 	__u64 ring;
-	__u32 session;			/* the ring's, for the count below */
-	__u32 pad;
 };
 
 static long end_listed(__u64 i, struct list_walk *w)
@@ -545,30 +636,54 @@ static long end_listed(__u64 i, struct list_walk *w)
 	return 0;
 }
 
-static __always_inline void walk_list(void *first, __u64 ring, __u32 sid)
+/* Ends the finished requests among the first @max of a list; true if
+ * the list was longer. */
+static __always_inline bool walk_list(void *first, __u64 ring, __u32 max)
 {
-	struct list_walk w = { .node = first, .ring = ring, .session = sid };
+	struct list_walk w = { .node = first, .ring = ring };
 
-	bpf_loop(list_walk_max, end_listed, &w, 0);
-	if (w.node)
-		stat_inc(sid, UC_STAT_WALK_TRUNC);
+	bpf_loop(max, end_listed, &w, 0);
+	return w.node != NULL;
 }
 
-/* Both lists hold finished requests only. */
-static __always_inline void walk_finished(struct io_ring_ctx *ring, __u32 sid)
+/*
+ * Before a submission on a ring with CQE-skipping requests in flight:
+ * the requests completed in the batch being built (the ones issued
+ * inline by this very call), and the top of the free stack as deep as
+ * the requests ended since the last look (plus the quiet ones, which
+ * were not counted): a request freed since then is no deeper. Global:
+ * verified once, for the submit path's several states.
+ */
+__noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 {
-	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring, sid);
-	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring, sid);
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)ring_addr;
+	__u64 depth;
+
+	if (!ri || !ring)
+		return 0;
+	depth = ri->freed + ri->quiet_inflight + 8;
+	ri->freed = 0;
+	ri->ovf_unmatched = 0;
+	if (depth > 4096)
+		depth = 4096;
+	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring, 64);
+	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring, depth);
+	return 0;
 }
 
-/* Cheap unless the ring has requests that may end silently. */
-static __always_inline void maybe_walk_lists(struct io_ring_ctx *ring)
+static long collect_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
+			 __u32 *tgid)
 {
-	__u64 key = (__u64)ring;
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &key);
+	if (ri->tgid == *tgid && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
+		collect_quiet_ends(*key, ri);
+	return 0;
+}
 
-	if (ri && ri->quiet_inflight > 0)
-		walk_finished(ring, ri->session);
+/* Before a system call of @tgid is judged against its in-flight memory. */
+static __always_inline void collect_process_quiet_ends(__u32 tgid)
+{
+	if (quiet_total > 0)
+		bpf_for_each_map_elem(&rings, collect_ring, &tgid, 0);
 }
 
 /* ---- submission ------------------------------------------------------ */
@@ -745,6 +860,7 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 	case IORING_OP_RECVMSG:
 	case IORING_OP_STATX:
 	case IORING_OP_ACCEPT:
+	case IORING_OP_EPOLL_WAIT:
 		s->direction = UC_DIR_SINK;
 		break;
 	case IORING_OP_WRITE:
@@ -794,8 +910,24 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 			  (__u32)BPF_CORE_READ(req_sr(req), len));
 		break;
 	case IORING_OP_SENDMSG_ZC:
+		/* v6.15: vectored zero-copy sends from registered buffers */
+		if (BPF_CORE_READ(req_sr(req), flags) & UC_RECVSEND_FIXED_BUF)
+			s->flags |= UC_SUB_FIXED_BUF;
+		/* fallthrough */
 	case IORING_OP_SENDMSG:
 		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), false, sid);
+		break;
+	case IORING_OP_EPOLL_WAIT:
+		/* v6.15 added the opcode: the kernel stores the events array
+		 * at completion, so it is held while in flight. */
+		if (bpf_core_type_exists(struct io_epoll_wait)) {
+			struct io_epoll_wait *ew = (struct io_epoll_wait *)&req->cmd;
+			int max = BPF_CORE_READ(ew, maxevents);
+
+			if (max > 0)
+				add_range(s, (__u64)BPF_CORE_READ(ew, events),
+					  (__u64)max * bpf_core_type_size(struct epoll_event));
+		}
 		break;
 	case IORING_OP_RECVMSG:
 		add_msghdr(s, BPF_CORE_READ(req_sr(req), umsg), true, sid);
@@ -898,7 +1030,31 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	 * changed, so the compiler cannot reuse the pointer register. */
 	key = s->req;
 
+	/* Link chains: the kernel appends to submit_state.link after this
+	 * tracepoint, so a non-empty head means "joins it", after its last
+	 * member. Every request notes that member (its end ends them), and
+	 * user space gets the head's seq (members are ordered). */
+	/* Read as numbers (a pointer may not be hashed). */
+	head = BPF_CORE_READ(ring, submit_state.link.head);
+	if (head) {
+		int hslot = inf_find((__u64)head);
+		struct inflight_val *hv = hslot >= 0 ? inf_val(hslot) : NULL;
+		int pslot = inf_find((__u64)BPF_CORE_READ(ring, submit_state.link.last));
+		struct inflight_val *pv = pslot >= 0 ? inf_val(pslot) : NULL;
+
+		if (hv)
+			s->chain_seq = hv->seq;
+		if (pv) {
+			v.prev_slot = pslot + 1;
+			v.prev_seq = pv->seq;
+		}
+	} else if (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) {
+		s->chain_seq = v.seq;
+	}
+
 	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN);
+	if (s->nr_ranges)
+		v.flags |= INF_HOLDS_MEM;
 	if (reported) {
 		v.flags |= INF_REPORTED;
 		s->user_data = v.user_data;
@@ -907,19 +1063,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
 		else
 			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
-
-		/* Link chains: the kernel appends to submit_state.link after
-		 * this tracepoint, so a non-empty head means "joins it". */
-		head = BPF_CORE_READ(ring, submit_state.link.head);
-		if (head) {
-			int hslot = inf_find((__u64)head);
-			struct inflight_val *hv = hslot >= 0 ? inf_val(hslot) : NULL;
-
-			if (hv)
-				s->chain_seq = hv->seq;
-		} else if (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) {
-			s->chain_seq = v.seq;
-		}
 
 		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC) {
 			__u64 notif = (__u64)BPF_CORE_READ(req_sr(req), notif);
@@ -933,7 +1076,8 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 				 * (on the request's own CQE if the notification
 				 * cannot be tracked). A notification slot is
 				 * fresh: an entry still there ended unseen. */
-				nv.flags = INF_REPORTED | INF_NOTIF;
+				nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM;
+				nv.prev_slot = 0;
 				end_request(notif, 0, 0, 0, UC_DONE_REUSED);
 				if (!inf_insert(notif, &nv)) {
 					v.flags = INF_ZC_MAIN;
@@ -946,6 +1090,8 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	}
 	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS)
 		v.flags |= INF_QUIET;
+	if (ri)
+		v.flags |= INF_COUNTED;
 	/* The kernel reuses a request slot only after the request ended, so
 	 * an entry already there belongs to a request that ended unseen. */
 	end_request(key, 0, 0, 0, UC_DONE_REUSED);
@@ -956,8 +1102,17 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		stat_inc(sid, UC_STAT_INFLIGHT_FULL);
 		return 0;
 	}
-	if ((v.flags & INF_QUIET) && ri)
-		__sync_fetch_and_add(&ri->quiet_inflight, 1);
+	if (ri) {
+		if (v.flags & INF_QUIET) {
+			__sync_fetch_and_add(&ri->quiet_inflight, 1);
+			__sync_fetch_and_add(&quiet_total, 1);
+		}
+		__sync_fetch_and_add(&ri->inflight, 1);
+	}
+	/* Requests that ended without a CQE go to user space before this
+	 * one, which might reuse their memory. */
+	if (ri && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
+		collect_quiet_ends(s->ctx, ri);	/* as a number */
 	if (reported) {
 		/* Only the inline ranges used are sent. */
 		nr_inline = s->nr_inline;
@@ -967,8 +1122,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		       nr_inline * sizeof(struct uc_range);
 		ev_output(sid, s, size);
 	}
-	if (ri && ri->quiet_inflight > 0)
-		walk_finished(ring, sid);
 	return 0;
 }
 
@@ -992,6 +1145,12 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
+	if (req) {
+		/* The overflow cursor: where this flush has got to. */
+		ri->ovf_cursor = (__u64)req;
+		ri->ovf_batch = (__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first);
+		ri->freed++;
+	}
 	cfg = session_cfg(ri->session);
 	if (cfg && cfg->reap_lag_ns) {
 		/* The CQE just filled sits at cached_cq_tail - 1. */
@@ -1000,13 +1159,84 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock(cfg->reap_lag_ns);
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
 	}
-	if (ri->quiet_inflight > 0)
-		walk_finished(ring, ri->session);
 	return 0;
 }
 
-/* The CQ ring is full: the CQE goes to the overflow list, and nothing
- * names the request, but it is on the completion batch being flushed. */
+/* Is @req the request whose CQE (@user_data) is overflowing on @ring?
+ * CQE-skipping requests met on the way have finished: they are ended. */
+struct ovf_match {
+	struct io_wq_work_node *node;	/* candidate */
+	__u64 ring;
+	__u64 user_data;
+	__u64 found;			/* the request, 0: not found */
+};
+
+static long ovf_step(__u64 i, struct ovf_match *m)
+{
+	struct io_wq_work_node *node = m->node;
+	struct io_kiocb *req;
+	__u64 flags;
+
+	if (!node)
+		return 1;
+	req = comp_node_to_req(node);
+	if ((__u64)BPF_CORE_READ(req, ctx) != m->ring)
+		return 1;
+	flags = req_flags(req);
+	if (!(flags & UC_IOSQE_CQE_SKIP_SUCCESS)) {
+		if (BPF_CORE_READ(req, cqe.user_data) == m->user_data)
+			m->found = (__u64)req;
+		return 1;
+	}
+	if (!(flags & reissue_flag))
+		end_request((__u64)req, m->ring, 0, 0, UC_DONE_LISTED);
+	m->node = BPF_CORE_READ(node, next);
+	return 0;
+}
+
+static __always_inline int match_overflow(__u64 ring_addr, struct ring_info *ri,
+			      __u64 user_data)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)ring_addr;
+	struct ovf_match m = { .ring = ring_addr, .user_data = user_data };
+	struct io_wq_work_node *first;
+	struct io_kiocb *cur;
+
+	if (!ring || !ri)
+		return 0;
+	first = BPF_CORE_READ(ring, submit_state.compl_reqs.first);
+	cur = (struct io_kiocb *)ri->ovf_cursor;
+	/* The batch being flushed is the one the cursor was set in: the
+	 * request after it is next. Else this flush posted nothing yet. */
+	if (cur && ri->ovf_batch == (__u64)first)
+		m.node = BPF_CORE_READ(cur, comp_list.next);
+	else
+		m.node = first;
+	bpf_loop(16, ovf_step, &m, 0);
+	if (!m.found && m.node != first) {
+		/* A stale cursor (a batch at the same address): from the top. */
+		m.node = first;
+		bpf_loop(16, ovf_step, &m, 0);
+	}
+	if (!m.found) {
+		/* Its end is found at the next look at the free stack. */
+		ri->ovf_unmatched++;
+		stat_inc(ri->session, UC_STAT_OVERFLOW_UNMATCHED);
+		return 0;
+	}
+	ri->ovf_cursor = m.found;
+	ri->ovf_batch = (__u64)first;
+	end_request(m.found, m.ring, 0, 0, UC_DONE_OVERFLOW);
+	return 0;
+}
+
+/*
+ * The CQ ring is full: the CQE goes to the overflow list, and nothing
+ * names the request. It is the next request of the completion batch
+ * being flushed after the last one seen (io_uring_complete set the
+ * cursor), so each overflow costs a step or two, never a walk: a burst
+ * of 64k overflowing completions once cost a walk each (a soft lockup).
+ */
 SEC("tp_btf/io_uring_cqe_overflow")
 int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
 	     __s32 res, __u32 cflags, void *ocqe)
@@ -1014,18 +1244,10 @@ int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
 	__u64 key = (__u64)ring;
 	struct ring_info *ri = bpf_map_lookup_elem(&rings, &key);
 
-	if (ri)
-		walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), key,
-			  ri->session);
-	return 0;
-}
-
-/* The program is about to sleep for completions: earlier batches have
- * been flushed, so silent ends are on the free stack by now. */
-SEC("tp_btf/io_uring_cqring_wait")
-int BPF_PROG(uc_cqring_wait, struct io_ring_ctx *ring, int min_events)
-{
-	maybe_walk_lists(ring);
+	if (ri) {
+		ri->freed++;
+		match_overflow(key, ri, user_data);
+	}
 	return 0;
 }
 

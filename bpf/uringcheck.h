@@ -55,7 +55,7 @@ enum uc_event_type {
 	UC_EV_CALL_RET,		/* ... and returned */
 	UC_EV_REGISTER,		/* io_uring_register finished (ring, result) */
 	UC_EV_DROPPED,		/* in flight at the start of a teardown */
-	UC_EV_UNREAPED,		/* CQEs not consumed at the start of a teardown */
+	UC_EV_UNREAPED,		/* a ring's state at the start of a teardown */
 	UC_EV_TEARDOWN,		/* ends the DROPPED/UNREAPED records before it */
 	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
 	UC_EV_STACK,		/* user registers + stack copy, by id */
@@ -74,12 +74,16 @@ enum uc_event_type {
 #define UC_NR_EXIT		60
 #define UC_NR_EXIT_GROUP	231
 #define UC_NR_IO_URING_REGISTER	427
+#define UC_NR_EXECVE		59
+#define UC_NR_EXECVEAT		322
 
 /* uc_teardown.reason */
 enum uc_teardown_reason {
 	UC_TD_EXIT = 1,		/* exit_group(), or exit() of the last thread */
 	UC_TD_SIGNAL,		/* a fatal signal is being delivered */
 	UC_TD_CLOSE,		/* the last descriptor of a ring is closed */
+	UC_TD_EXEC,		/* execve/execveat entered: if it succeeds, the
+				 * kernel cancels the process's requests */
 };
 
 /* What the request does to its ranges while in flight. */
@@ -105,6 +109,8 @@ enum uc_done_how {
 				 * free stack: CQE skipped or overflowed */
 	UC_DONE_NOTIF,		/* zero-copy notification finished */
 	UC_DONE_REUSED,		/* its slot was reused by a new request */
+	UC_DONE_CHAIN,		/* a later member of its link chain ended */
+	UC_DONE_OVERFLOW,	/* its CQE went to the overflow list */
 };
 
 /* Counters in the per-CPU "stats" array; user space sums them. */
@@ -113,12 +119,14 @@ enum uc_stat {
 	UC_STAT_INFLIGHT_FULL,	/* requests not tracked: table full */
 	UC_STAT_IOVECS_TRUNC,	/* iovecs beyond UC_MAX_IOVECS */
 	UC_STAT_IOVEC_FAULT,	/* iovec arrays BPF could not read */
-	UC_STAT_WALK_TRUNC,	/* completion lists longer than walked */
+	UC_STAT_WALK_TRUNC,	/* teardown: free list longer than walked */
 	UC_STAT_RINGS_FULL,	/* rings not tracked: table full */
 	UC_STAT_PROCS_FULL,	/* processes not followed: table full */
 	UC_STAT_DROPPED_TRUNC,	/* teardown records not sent: buffer full */
 	UC_STAT_SUBMITS,	/* requests seen at submission */
 	UC_STAT_DONES,		/* requests seen finishing */
+	UC_STAT_OVERFLOW_UNMATCHED, /* overflowed CQEs not matched to their
+				 * request at once (found at teardown) */
 	UC_STAT__COUNT,
 };
 
@@ -221,15 +229,22 @@ struct uc_dropped {
 	__u64 teardown;		/* the UC_EV_TEARDOWN it belongs to */
 	__u64 stack_id;		/* its submission's stack, 0: none */
 	__u8 opcode;
-	__u8 pad[7];
+	__u8 holds_mem;		/* it holds user memory (a range) */
+	__u8 pad[6];
 };
 
+/* A ring's completion side at a teardown: what the program left
+ * unconsumed, and what the kernel itself dropped (io_rings counters). */
 struct uc_unreaped {
 	struct uc_hdr hdr;
 	__u64 ctx;
 	__u64 teardown;
-	__u32 ready;		/* posted CQEs the program had not consumed */
+	__u32 cq_head;		/* as the program left it */
+	__u32 cq_tail;		/* as the kernel left it */
 	__u32 overflowed;	/* CQEs still waiting on the overflow list */
+	__u32 overflow_capped;	/* ... at least: the list was longer */
+	__u32 sq_dropped;	/* SQEs the kernel discarded (invalid index) */
+	__u32 cq_overflow;	/* CQEs the kernel could not post at all */
 };
 
 struct uc_teardown {

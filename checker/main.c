@@ -110,7 +110,7 @@ static const char *const stat_names[UC_STAT__COUNT] = {
 	[UC_STAT_INFLIGHT_FULL] = "requests not tracked: in-flight table full (raise --max-inflight)",
 	[UC_STAT_IOVECS_TRUNC] = "vectored requests with more than 1024 iovecs (the rest not checked)",
 	[UC_STAT_IOVEC_FAULT] = "iovec arrays or msghdrs the kernel side could not read (not checked)",
-	[UC_STAT_WALK_TRUNC] = "completion lists longer than the walk limit (some ends may be late)",
+	[UC_STAT_WALK_TRUNC] = "free-request lists longer than read at a teardown (a request that finished without a CQE may be listed as left in flight)",
 	[UC_STAT_RINGS_FULL] = "rings not tracked: ring table full",
 	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
 	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
@@ -132,6 +132,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 		[UC_STAT_DROPPED_TRUNC] = "teardown_records_lost",
 		[UC_STAT_SUBMITS] = "requests_submitted",
 		[UC_STAT_DONES] = "requests_finished",
+		[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
 	};
 	struct uc_json_counter c[UC_STAT__COUNT + 3];
 	uint64_t v[UC_STAT__COUNT];

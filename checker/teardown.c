@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dropped and unreaped-cqe (docs/hazards.md): the kernel side sends, at
- * the start of a teardown, one record per request still in flight and one
- * per ring with CQEs the program never consumed, then a UC_EV_TEARDOWN
- * that closes the set. Requests are grouped by where they came from, like
- * a leak checker at exit.
+ * Teardowns (docs/hazards.md §4). At the start of one (exit, exec, a
+ * fatal signal, the close of a ring's last descriptor) the kernel side
+ * sends a record per request still in flight and one per ring with its
+ * completion side, then a UC_EV_TEARDOWN that closes the set. From them:
+ *  - left-in-flight (a warning): requests the kernel is about to cancel,
+ *    grouped by where they came from like a leak checker at exit, those
+ *    holding no memory only counted, and the CQEs never consumed;
+ *  - dropped (an error): what the kernel itself threw away on a ring
+ *    (sq_dropped, cq_overflow), whenever a teardown finds it risen.
+ * An exec's teardown is kept until the exec is known to have succeeded.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +22,8 @@
 struct td_records {
 	struct uc_dropped *dropped;
 	size_t ndropped;
-	struct uc_unreaped *unreaped;
-	size_t nunreaped;
+	struct uc_unreaped *rings;
+	size_t nrings;
 };
 
 static struct td_records *records(struct uc_tracker *t, uint64_t id)
@@ -44,8 +49,8 @@ void teardown_on_unreaped(struct uc_tracker *t, const struct uc_unreaped *u)
 {
 	struct td_records *r = records(t, u->teardown);
 
-	r->unreaped = xrealloc(r->unreaped, (r->nunreaped + 1) * sizeof(*u));
-	r->unreaped[r->nunreaped++] = *u;
+	r->rings = xrealloc(r->rings, (r->nrings + 1) * sizeof(*u));
+	r->rings[r->nrings++] = *u;
 }
 
 static int ring_fd(struct uc_tracker *t, uint64_t ctx)
@@ -55,17 +60,51 @@ static int ring_fd(struct uc_tracker *t, uint64_t ctx)
 	return ring ? ring->fd : -1;
 }
 
+/* User memory request @seq holds, from the model (0 if it has none). */
+static uint64_t request_bytes(struct uc_tracker *t, uint64_t seq)
+{
+	struct uc_request *req = u64map_get(&t->requests, seq);
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; req && i < req->sub.nr_ranges; i++)
+		n += req->ranges[i].len;
+	return n;
+}
+
 #define SITE_FRAMES 16
 
-/* A submit site: the opcode, the ring, and the unwound call chain (empty
- * when no stack was captured). */
+/* A submit site: the unwound call chain (empty when none was captured). */
 struct site {
 	uint64_t pcs[SITE_FRAMES];
 	int npcs;
 };
 
+static void count_nomem(struct uc_left_finding *f, uint8_t opcode)
+{
+	uint32_t i;
+
+	f->nomem++;
+	for (i = 0; i < f->nnomem_ops; i++)
+		if (f->nomem_ops[i].opcode == opcode)
+			break;
+	if (i == f->nnomem_ops) {
+		if (i == UC_LEFT_NOMEM_OPS)
+			return;		/* shown as "..." */
+		/* Kept in opcode order: the same teardown reads the same. */
+		while (i && f->nomem_ops[i - 1].opcode > opcode) {
+			f->nomem_ops[i] = f->nomem_ops[i - 1];
+			i--;
+		}
+		f->nomem_ops[i] = (struct uc_left_nomem){ .opcode = opcode };
+		f->nnomem_ops++;
+	}
+	f->nomem_ops[i].count++;
+}
+
+/* Requests that hold memory by (opcode, ring, submit site); the rest
+ * counted per opcode. */
 static void group(struct uc_tracker *t, const struct td_records *r,
-		  struct uc_dropped_finding *f)
+		  struct uc_left_finding *f)
 {
 	struct site *sites = xcalloc(r->ndropped ? r->ndropped : 1, sizeof(*sites));
 
@@ -73,9 +112,13 @@ static void group(struct uc_tracker *t, const struct td_records *r,
 	for (size_t i = 0; i < r->ndropped; i++) {
 		const struct uc_dropped *d = &r->dropped[i];
 		int fd = ring_fd(t, d->ctx);
-		struct uc_dropped_group *g = NULL;
+		struct uc_left_group *g = NULL;
 		struct site here = { 0 };
 
+		if (!d->holds_mem) {
+			count_nomem(f, d->opcode);
+			continue;
+		}
 		here.npcs = stacks_pcs(&t->stacks, d->stack_id, here.pcs, SITE_FRAMES);
 		for (uint32_t k = 0; k < f->ngroups; k++)
 			if (f->groups[k].opcode == d->opcode && f->groups[k].ring_fd == fd &&
@@ -89,53 +132,146 @@ static void group(struct uc_tracker *t, const struct td_records *r,
 			g->ring_fd = fd;
 			g->oldest_ts = d->submit_ts;
 			g->stack_id = d->stack_id;
+			stacks_ref(&t->stacks, d->stack_id);
 		}
 		if (g->count < 4)
 			g->user_data[g->count] = d->user_data;
 		if (d->submit_ts < g->oldest_ts)
 			g->oldest_ts = d->submit_ts;
+		g->bytes += request_bytes(t, d->seq);
 		g->count++;
-		f->total++;
+		f->held++;
 	}
 	free(sites);
+}
+
+/*
+ * A ring's completion side: the CQEs never consumed go into @f; what the
+ * kernel dropped is its own finding. Counts already told at an earlier
+ * teardown of the same ring (an exec keeps the ring) are not told again.
+ */
+static void ring_state(struct uc_tracker *t, const struct uc_unreaped *u,
+		       struct uc_left_finding *f)
+{
+	struct uc_ring *ring = tracker_ring(t, u->ctx, u->hdr.tgid);
+	int32_t ready = (int32_t)(u->cq_tail - u->cq_head);
+
+	if (ready < 0) {
+		/* The program advanced its head past the tail: it "consumed"
+		 * completions that were never posted (a test bug seen in the
+		 * wild), not 4 billion unconsumed ones. */
+		f->head_past_tail += (uint32_t)-ready;
+		ready = 0;
+	} else if (ring->cq_mark_set && (int32_t)(ring->cq_mark - u->cq_head) > 0) {
+		/* Up to the mark: told at the last teardown (with the
+		 * cancellations it caused). */
+		ready = (int32_t)(u->cq_tail - ring->cq_mark);
+		if (ready < 0)
+			ready = 0;
+	}
+	f->unconsumed += ready + u->overflowed;
+	f->overflowed += u->overflowed;
+	f->overflow_capped |= u->overflow_capped;
+
+	if (u->sq_dropped > ring->sq_dropped_told || u->cq_overflow > ring->cq_overflow_told) {
+		struct uc_kernel_drop_finding k = {
+			.tgid = u->hdr.tgid, .ring_fd = ring->fd,
+			.sq_dropped = u->sq_dropped - ring->sq_dropped_told,
+			.cq_overflow = u->cq_overflow - ring->cq_overflow_told,
+		};
+
+		k.key = uc_key_mix(uc_key_mix(u->hdr.tgid, u->ctx), u->cq_overflow);
+		ring->sq_dropped_told = u->sq_dropped;
+		ring->cq_overflow_told = u->cq_overflow;
+		report_kernel_drop(t->report, &k);
+	}
+}
+
+/* After a teardown the ring lives on (an exec keeps it): CQEs up to the
+ * tail, and the cancellations of the requests just told, are told. */
+static void mark_rings(struct uc_tracker *t, const struct td_records *r)
+{
+	for (size_t i = 0; i < r->nrings; i++) {
+		struct uc_ring *ring = tracker_ring(t, r->rings[i].ctx, r->rings[i].hdr.tgid);
+		uint32_t cancelled = 0;
+
+		for (size_t k = 0; k < r->ndropped; k++)
+			cancelled += r->dropped[k].ctx == r->rings[i].ctx;
+		ring->cq_mark = r->rings[i].cq_tail + cancelled;
+		ring->cq_mark_set = true;
+	}
+}
+
+static uint64_t finding_key(struct uc_tracker *t, const struct uc_left_finding *f)
+{
+	/* The same sites left again (another process, another run of a
+	 * loop) is the same untidiness. */
+	uint64_t key = uc_key_mix(0, f->reason);
+
+	for (uint32_t g = 0; g < f->ngroups; g++)
+		key = uc_key_mix(uc_key_mix(key, f->groups[g].opcode),
+				 stacks_site_key(&t->stacks, f->groups[g].stack_id));
+	for (uint32_t g = 0; g < f->nnomem_ops; g++)
+		key = uc_key_mix(key, 0x100 | f->nomem_ops[g].opcode);
+	return uc_key_mix(key, !!f->unconsumed);
+}
+
+static void finding_free(struct uc_tracker *t, struct uc_left_finding *f)
+{
+	for (uint32_t g = 0; g < f->ngroups; g++)
+		stacks_unref(&t->stacks, f->groups[g].stack_id);
+	free(f->groups);
+	free(f);
+}
+
+static void tell(struct uc_tracker *t, struct uc_left_finding *f)
+{
+	if (f->held || f->nomem || f->unconsumed || f->head_past_tail)
+		report_left_in_flight(t->report, f);
+	finding_free(t, f);
 }
 
 void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)
 {
 	struct td_records *r = u64map_del(&t->teardowns, td->id);
+	struct uc_left_finding *f;
 
 	if (!r)
 		return;
-	if (r->ndropped) {
-		struct uc_dropped_finding f = {
-			.tgid = td->hdr.tgid, .reason = td->reason, .detail = td->detail,
-			.ring_fd = td->ctx ? ring_fd(t, td->ctx) : -1,
-			.teardown_ts = td->hdr.ts,
-		};
-
-		group(t, r, &f);
-		/* The same sites dropping again (another process, another run of
-		 * a loop) is the same leak. */
-		f.key = uc_key_mix(0, td->reason);
-		for (uint32_t g = 0; g < f.ngroups; g++)
-			f.key = uc_key_mix(uc_key_mix(f.key, f.groups[g].opcode),
-					   stacks_site_key(&t->stacks, f.groups[g].stack_id));
-		report_dropped(t->report, &f);
-		free(f.groups);
-	}
-	for (size_t i = 0; i < r->nunreaped; i++) {
-		struct uc_unreaped_finding f = {
-			.tgid = td->hdr.tgid, .reason = td->reason,
-			.ring_fd = ring_fd(t, r->unreaped[i].ctx),
-			.ready = r->unreaped[i].ready,
-			.overflowed = r->unreaped[i].overflowed,
-		};
-
-		report_unreaped(t->report, &f);
-	}
+	f = xcalloc(1, sizeof(*f));
+	*f = (struct uc_left_finding){
+		.tgid = td->hdr.tgid, .reason = td->reason, .detail = td->detail,
+		.ring_fd = td->ctx ? ring_fd(t, td->ctx) : -1,
+		.teardown_ts = td->hdr.ts,
+	};
+	group(t, r, f);
+	for (size_t i = 0; i < r->nrings; i++)
+		ring_state(t, &r->rings[i], f);
+	mark_rings(t, r);
+	f->key = finding_key(t, f);
 	free(r->dropped);
-	free(r->unreaped);
+	free(r->rings);
 	free(r);
+	if (td->reason != UC_TD_EXEC) {
+		tell(t, f);
+		return;
+	}
+	/* Told once the exec is known to have succeeded. */
+	f = u64map_put(&t->pending_execs, td->hdr.tgid, f);
+	if (f)
+		finding_free(t, f);
+}
+
+void teardown_exec_result(struct uc_tracker *t, uint32_t tgid, bool succeeded)
+{
+	struct uc_left_finding *f = u64map_del(&t->pending_execs, tgid);
+
+	if (!f)
+		return;
+	if (succeeded)
+		tell(t, f);
+	else
+		finding_free(t, f);
 }
 
 static void free_td_cb(uint64_t key, void *val, void *arg)
@@ -145,12 +281,20 @@ static void free_td_cb(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	free(r->dropped);
-	free(r->unreaped);
+	free(r->rings);
 	free(r);
+}
+
+static void free_exec_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	finding_free(arg, val);
 }
 
 void teardown_free(struct uc_tracker *t)
 {
 	u64map_each(&t->teardowns, free_td_cb, NULL);
 	u64map_free(&t->teardowns);
+	u64map_each(&t->pending_execs, free_exec_cb, t);
+	u64map_free(&t->pending_execs);
 }

@@ -24,6 +24,7 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->pending_ranges);
 	u64map_init(&t->calls);
 	u64map_init(&t->teardowns);
+	u64map_init(&t->pending_execs);
 	t->report = report;
 	stacks_init(&t->stacks);
 	report->print_stack = stacks_print;
@@ -280,6 +281,7 @@ static void on_exec(struct uc_tracker *t, const struct uc_proc *p)
 	struct uc_aspace *old = u64map_get(&t->aspaces, p->hdr.tgid);
 	uint32_t gen = old ? old->generation + 1 : 1;
 
+	teardown_exec_result(t, p->hdr.tgid, true);
 	aspace_new(t, p->hdr.tgid, gen);
 	if (old)
 		aspace_maybe_free(t, old);
@@ -356,7 +358,11 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_CALL_RET:
 		if (size < sizeof(struct uc_call_ret))
 			goto bad;
-		calls_on_ret(t, data);
+		if (((const struct uc_call_ret *)data)->nr == UC_NR_EXECVE ||
+		    ((const struct uc_call_ret *)data)->nr == UC_NR_EXECVEAT)
+			teardown_exec_result(t, h->tgid, false);
+		else
+			calls_on_ret(t, data);
 		break;
 	case UC_EV_REGISTER:
 		if (size < sizeof(struct uc_register))

@@ -45,6 +45,10 @@ struct uc_ring {
 	struct uc_regbuf *bufs;		/* registered buffer table */
 	uint32_t nbufs;
 	uint64_t reg_stack_id;		/* the registration call's stack */
+	/* teardown.c: what earlier teardowns of this ring told already */
+	uint32_t sq_dropped_told, cq_overflow_told;
+	uint32_t cq_mark;		/* CQ positions before it were told */
+	bool cq_mark_set;
 };
 
 struct uc_request {
@@ -65,6 +69,8 @@ struct uc_tracker {
 	struct u64map pending_ranges;	/* seq -> continuation ranges */
 	struct u64map calls;		/* tid -> system call in progress */
 	struct u64map teardowns;	/* teardown id -> records so far */
+	struct u64map pending_execs;	/* tgid -> left-in-flight finding of
+					 * an exec not known to succeed yet */
 	struct uc_report *report;
 	struct uc_stacks stacks;
 	uint64_t reap_lag_ns;		/* threshold, for the report */
@@ -94,10 +100,12 @@ void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r);
 void calls_on_register(struct uc_tracker *t, const struct uc_register *r);
 void calls_free(struct uc_tracker *t);
 
-/* teardown.c: dropped and unreaped-cqe */
+/* teardown.c: left-in-flight and dropped */
 void teardown_on_dropped(struct uc_tracker *t, const struct uc_dropped *d);
 void teardown_on_unreaped(struct uc_tracker *t, const struct uc_unreaped *u);
 void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td);
+/* The exec whose teardown was sent returned (failed) or replaced the image. */
+void teardown_exec_result(struct uc_tracker *t, uint32_t tgid, bool succeeded);
 void teardown_free(struct uc_tracker *t);
 
 /* Overlap rule (overlap_rule.c): called for each new request with ranges

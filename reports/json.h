@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define UC_JSON_SCHEMA 1
+#define UC_JSON_SCHEMA 2
 
 /* Building one finding: open_memstream text, closed by the report code. */
 void json_str(FILE *f, const char *s);		/* a quoted, escaped string */

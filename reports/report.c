@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include "report.h"
 
 #include <stdarg.h>
@@ -16,13 +17,31 @@ static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_BUFREG_LIFETIME] = "bufreg-lifetime",
 	[UC_KIND_MUNMAP_INFLIGHT] = "munmap-inflight",
 	[UC_KIND_DROPPED] = "dropped",
-	[UC_KIND_UNREAPED_CQE] = "unreaped-cqe",
+	[UC_KIND_LEFT_IN_FLIGHT] = "left-in-flight",
 	[UC_KIND_REAP_LAG] = "reap-lag",
 };
 
 const char *uc_kind_name(enum uc_kind k)
 {
 	return k < UC_KIND__COUNT ? kind_names[k] : "unknown";
+}
+
+int uc_kind_lookup(const char *name)
+{
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	/* Before 0.3, unconsumed CQEs at a teardown were a kind of their
+	 * own; they are a count in the left-in-flight report now. */
+	if (!strcmp(name, "unreaped-cqe"))
+		return UC_KIND_LEFT_IN_FLIGHT;
+	return -1;
+}
+
+void uc_kinds_print(FILE *out)
+{
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		fprintf(out, " %s", kind_names[k]);
 }
 
 int uc_kinds_parse(const char *list, unsigned int *mask, const char *option)
@@ -41,14 +60,11 @@ int uc_kinds_parse(const char *list, unsigned int *mask, const char *option)
 		}
 		if (!strcmp(tok, "none"))
 			continue;
-		for (k = 0; k < UC_KIND__COUNT; k++)
-			if (!strcmp(tok, kind_names[k]))
-				break;
-		if (k == UC_KIND__COUNT) {
+		k = uc_kind_lookup(tok);
+		if (k < 0) {
 			fprintf(stderr, "uringcheck: %s: unknown kind '%s'; valid kinds:",
 				option, tok);
-			for (k = 0; k < UC_KIND__COUNT; k++)
-				fprintf(stderr, " %s", kind_names[k]);
+			uc_kinds_print(stderr);
 			fprintf(stderr, " (or all, none)\n");
 			free(copy);
 			return -1;
@@ -593,10 +609,14 @@ static const char *teardown_text(uint32_t reason, int32_t detail, int fd,
 		snprintf(buf, len, "the process exited (status %d)", detail);
 		break;
 	case UC_TD_SIGNAL:
-		snprintf(buf, len, "the process was killed by signal %d", detail);
+		snprintf(buf, len, "the process was killed by signal %d (%s)", detail,
+			 sigabbrev_np(detail) ? sigabbrev_np(detail) : "?");
 		break;
 	case UC_TD_CLOSE:
 		snprintf(buf, len, "ring fd %d was closed", fd);
+		break;
+	case UC_TD_EXEC:
+		snprintf(buf, len, "the process called exec");
 		break;
 	default:
 		snprintf(buf, len, "teardown");
@@ -604,115 +624,212 @@ static const char *teardown_text(uint32_t reason, int32_t detail, int fd,
 	return buf;
 }
 
-void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f)
+/* "POLL_ADD x4, NOP x1" */
+static void print_nomem(FILE *o, const struct uc_left_finding *f)
 {
+	char b[16];
+
+	for (uint32_t i = 0; i < f->nnomem_ops; i++)
+		fprintf(o, "%s%s x%llu", i ? ", " : "",
+			uc_opcode_name(f->nomem_ops[i].opcode, b),
+			(unsigned long long)f->nomem_ops[i].count);
+	if (f->nnomem_ops == UC_LEFT_NOMEM_OPS)
+		fputs(", ...", o);
+}
+
+/* The unconsumed CQEs, as a clause: "3 completions never consumed". */
+static void print_unconsumed(FILE *o, const struct uc_left_finding *f)
+{
+	fprintf(o, "%llu completion%s never consumed", (unsigned long long)f->unconsumed,
+		f->unconsumed == 1 ? "" : "s");
+	if (f->overflowed)
+		fprintf(o, " (%s%llu on the overflow list)", f->overflow_capped ?
+			"at least " : "", (unsigned long long)f->overflowed);
+}
+
+static void json_left(struct uc_report *rep, const struct uc_left_finding *f,
+		      const char *why, const char *sum)
+{
+	char *buf, b[16];
+	size_t len;
+	FILE *j = json_open(rep, UC_KIND_LEFT_IN_FLIGHT, sum, f->tgid, &buf, &len);
+
+	if (!j)
+		return;
+	fputs(",\"evidence\":{\"teardown\":", j);
+	json_str(j, why);
+	fprintf(j, ",\"requests\":%llu,\"holding_memory\":%llu,\"holding_none\":%llu,"
+		"\"cqes_unconsumed\":%llu,\"cqes_overflowed\":%llu,"
+		"\"cq_head_past_tail\":%u,\"groups\":[",
+		(unsigned long long)(f->held + f->nomem), (unsigned long long)f->held,
+		(unsigned long long)f->nomem, (unsigned long long)f->unconsumed,
+		(unsigned long long)f->overflowed, f->head_past_tail);
+	for (uint32_t i = 0; i < f->ngroups; i++) {
+		fprintf(j, "%s{\"opcode\":", i ? "," : "");
+		json_str(j, uc_opcode_name(f->groups[i].opcode, b));
+		fprintf(j, ",\"ring_fd\":%d,\"count\":%llu,\"bytes\":%llu}",
+			f->groups[i].ring_fd, (unsigned long long)f->groups[i].count,
+			(unsigned long long)f->groups[i].bytes);
+	}
+	fputs("],\"no_memory\":[", j);
+	for (uint32_t i = 0; i < f->nnomem_ops; i++) {
+		fprintf(j, "%s{\"opcode\":", i ? "," : "");
+		json_str(j, uc_opcode_name(f->nomem_ops[i].opcode, b));
+		fprintf(j, ",\"count\":%llu}", (unsigned long long)f->nomem_ops[i].count);
+	}
+	fputs("]},\"stacks\":[", j);
+	for (uint32_t i = 0; i < f->ngroups; i++) {
+		if (i)
+			fputc(',', j);
+		json_stack(rep, j, "group submitted", f->groups[i].stack_id,
+			   "none captured");
+	}
+	fputc(']', j);
+	json_close(rep, j, UC_KIND_LEFT_IN_FLIGHT, f->key, &buf);
+}
+
+/*
+ * Requests left in flight, and CQEs left unconsumed, at one teardown
+ * (docs/hazards.md §4): the kernel cancels them, so this is untidiness,
+ * a warning unless --fail-on names it. Requests that hold memory are
+ * listed by submit site; the others, and the CQEs, are counts. A fatal
+ * signal gets one line: the crash is the news.
+ */
+void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f)
+{
+	uint64_t total = f->held + f->nomem;
 	FILE *o = rep->out;
-	char why[96], b[16];
+	char why[96], b[16], sum[256];
+	int t;
 
-	char sum[160];
-
-	snprintf(sum, sizeof(sum), "dropped %llu request%s in pid %u",
-		 (unsigned long long)f->total, f->total == 1 ? "" : "s", f->tgid);
-	int t = take(rep, UC_KIND_DROPPED, f->key, sum,
-		     f->ngroups ? f->groups[0].stack_id : 0);
-
+	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
+	if (total && f->unconsumed)
+		snprintf(sum, sizeof(sum), "left-in-flight %llu request%s and %llu CQE%s "
+			 "when %s in pid %u", (unsigned long long)total, total == 1 ? "" : "s",
+			 (unsigned long long)f->unconsumed, f->unconsumed == 1 ? "" : "s",
+			 why, f->tgid);
+	else if (!total && !f->unconsumed)
+		snprintf(sum, sizeof(sum), "left-in-flight CQ head %u past the tail when "
+			 "%s in pid %u", f->head_past_tail, why, f->tgid);
+	else
+		snprintf(sum, sizeof(sum), "left-in-flight %llu %s%s when %s in pid %u",
+			 (unsigned long long)(total ? total : f->unconsumed),
+			 total ? "request" : "CQE",
+			 (total ? total : f->unconsumed) == 1 ? "" : "s", why, f->tgid);
+	t = take(rep, UC_KIND_LEFT_IN_FLIGHT, f->key, sum,
+		 f->ngroups ? f->groups[0].stack_id : 0);
 	if (t == TAKE_SKIP)
 		return;
-	teardown_text(f->reason, f->detail, f->ring_fd, why, sizeof(why));
+	if (rep->want_json)
+		json_left(rep, f, why, sum);
+	if (t != TAKE_PRINT)
+		return;
+	fprintf(o, "==%u==%s: uringcheck: left-in-flight: ", f->tgid,
+		level(rep, UC_KIND_LEFT_IN_FLIGHT));
+	if (total)
+		fprintf(o, "%llu request%s still in flight", (unsigned long long)total,
+			total == 1 ? "" : "s");
+	if (total && f->unconsumed)
+		fputs(" and ", o);
+	if (f->unconsumed)
+		print_unconsumed(o, f);
+	if (!total && !f->unconsumed)
+		fprintf(o, "the CQ head was %u entries past the tail", f->head_past_tail);
+	fprintf(o, " when %s", why);
+	if (f->reason == UC_TD_SIGNAL || !f->held) {
+		/* One line: what they were, no stacks. */
+		if (f->nnomem_ops || f->ngroups) {
+			fputs(" (", o);
+			for (uint32_t i = 0; i < f->ngroups; i++)
+				fprintf(o, "%s%s x%llu", i ? ", " : "",
+					uc_opcode_name(f->groups[i].opcode, b),
+					(unsigned long long)f->groups[i].count);
+			if (f->ngroups && f->nnomem_ops)
+				fputs(", ", o);
+			print_nomem(o, f);
+			fputc(')', o);
+		}
+		if (f->head_past_tail)
+			fprintf(o, "; the program moved its CQ head %u entries past the "
+				"tail (it consumed completions that were never posted)",
+				f->head_past_tail);
+		fputc('\n', o);
+		fflush(o);
+		return;
+	}
+	fputc('\n', o);
+	for (uint32_t i = 0; i < f->ngroups; i++) {
+		const struct uc_left_group *g = &f->groups[i];
+
+		fprintf(o, "  %llu x %s on ring fd %d holding %llu bytes, in flight for "
+			"%.3f ms, user_data", (unsigned long long)g->count,
+			uc_opcode_name(g->opcode, b), g->ring_fd,
+			(unsigned long long)g->bytes,
+			(double)(f->teardown_ts - g->oldest_ts) / 1e6);
+		for (uint64_t k = 0; k < g->count && k < 4; k++)
+			fprintf(o, " 0x%llx", (unsigned long long)g->user_data[k]);
+		fprintf(o, "%s\n", g->count > 4 ? " ..." : "");
+		print_stack(rep, "submitted at:", g->stack_id,
+			    "none captured (SQPOLL submissions have none)");
+	}
+	if (f->nomem) {
+		fprintf(o, "  and %llu that hold no memory: ", (unsigned long long)f->nomem);
+		print_nomem(o, f);
+		fputc('\n', o);
+	}
+	if (f->head_past_tail)
+		fprintf(o, "  The program moved its CQ head %u entries past the tail "
+			"(it consumed completions that were never posted).\n",
+			f->head_past_tail);
+	fprintf(o, "  The kernel cancels them now. Their buffers stay the kernel's until "
+		"it does: reusing or freeing one before is a hazard. Cancel and reap "
+		"requests before tearing down to make this report go away.\n");
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_LEFT_IN_FLIGHT, f->ngroups ? f->groups[0].stack_id : 0);
+	fflush(o);
+}
+
+/* SQEs the kernel discarded, or CQEs it could not post at all: the
+ * program waits for completions that will never come. */
+void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f)
+{
+	FILE *o = rep->out;
+	char sum[160];
+	int t;
+
+	snprintf(sum, sizeof(sum), "dropped %u SQE%s, %u CQE%s by the kernel on ring "
+		 "fd %d in pid %u", f->sq_dropped, f->sq_dropped == 1 ? "" : "s",
+		 f->cq_overflow, f->cq_overflow == 1 ? "" : "s", f->ring_fd, f->tgid);
+	t = take(rep, UC_KIND_DROPPED, f->key, sum, 0);
+	if (t == TAKE_SKIP)
+		return;
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
 		FILE *j = json_open(rep, UC_KIND_DROPPED, sum, f->tgid, &buf, &len);
 
 		if (j) {
-			fputs(",\"evidence\":{\"teardown\":", j);
-			json_str(j, why);
-			fprintf(j, ",\"requests\":%llu,\"groups\":[",
-				(unsigned long long)f->total);
-			for (uint32_t i = 0; i < f->ngroups; i++) {
-				fprintf(j, "%s{\"opcode\":", i ? "," : "");
-				json_str(j, uc_opcode_name(f->groups[i].opcode, b));
-				fprintf(j, ",\"ring_fd\":%d,\"count\":%llu}",
-					f->groups[i].ring_fd,
-					(unsigned long long)f->groups[i].count);
-			}
-			fputs("]},\"stacks\":[", j);
-			for (uint32_t i = 0; i < f->ngroups; i++) {
-				if (i)
-					fputc(',', j);
-				json_stack(rep, j, "group submitted", f->groups[i].stack_id,
-					   "none captured");
-			}
-			fputc(']', j);
+			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"sq_dropped\":%u,"
+				"\"cq_overflow\":%u},\"stacks\":[]", f->ring_fd,
+				f->sq_dropped, f->cq_overflow);
 			json_close(rep, j, UC_KIND_DROPPED, f->key, &buf);
 		}
 	}
 	if (t != TAKE_PRINT)
 		return;
-	fprintf(o, "==%u==%s: uringcheck: dropped: %llu request%s still in flight "
-		"when %s\n", f->tgid, level(rep, UC_KIND_DROPPED),
-		(unsigned long long)f->total, f->total == 1 ? "" : "s", why);
-	for (uint32_t i = 0; i < f->ngroups; i++) {
-		const struct uc_dropped_group *g = &f->groups[i];
-
-		fprintf(o, "  %llu x %s on ring fd %d, in flight for %.3f ms, "
-			"user_data", (unsigned long long)g->count,
-			uc_opcode_name(g->opcode, b), g->ring_fd,
-			(double)(f->teardown_ts - g->oldest_ts) / 1e6);
-		for (uint64_t k = 0; k < g->count && k < 4; k++)
-			fprintf(o, " 0x%llx", (unsigned long long)g->user_data[k]);
-		fprintf(o, "%s\n", g->count > 4 ? " ..." : "");
-		print_stack(rep, "submitted at:", g->stack_id,
-			    "none captured (requests that hold no memory, and "
-			    "SQPOLL submissions, have none)");
-	}
-	fprintf(o, "  Submitted and never completed: the buffers they hold and the "
-		"completions the program waits for are lost (the kernel now "
-		"cancels them).\n");
+	fprintf(o, "==%u==%s: uringcheck: dropped: the kernel threw away work on ring "
+		"fd %d\n", f->tgid, level(rep, UC_KIND_DROPPED), f->ring_fd);
+	if (f->sq_dropped)
+		fprintf(o, "  %u SQE%s discarded without running (sq_dropped): the SQ "
+			"array held an index past the ring's end\n", f->sq_dropped,
+			f->sq_dropped == 1 ? "" : "s");
+	if (f->cq_overflow)
+		fprintf(o, "  %u CQE%s lost (cq_overflow): the CQ ring was full and the "
+			"overflow list could not take them\n", f->cq_overflow,
+			f->cq_overflow == 1 ? "" : "s");
+	fprintf(o, "  The program waits for completions that will never come.\n");
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
-	gen_suppression(rep, UC_KIND_DROPPED, f->ngroups ? f->groups[0].stack_id : 0);
-	fflush(o);
-}
-
-void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f)
-{
-	FILE *o = rep->out;
-	char why[96];
-
-	char sum[160];
-
-	snprintf(sum, sizeof(sum), "unreaped-cqe %u on ring fd %d in pid %u",
-		 f->ready + f->overflowed, f->ring_fd, f->tgid);
-	int t = take(rep, UC_KIND_UNREAPED_CQE, f->key, sum, 0);
-
-	if (t == TAKE_SKIP)
-		return;
-	if (rep->want_json) {
-		char *buf;
-		size_t len;
-		FILE *j = json_open(rep, UC_KIND_UNREAPED_CQE, sum, f->tgid, &buf, &len);
-
-		if (j) {
-			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"ready\":%u,"
-				"\"overflowed\":%u},\"stacks\":[]", f->ring_fd, f->ready,
-				f->overflowed);
-			json_close(rep, j, UC_KIND_UNREAPED_CQE, f->key, &buf);
-		}
-	}
-	if (t != TAKE_PRINT)
-		return;
-	teardown_text(f->reason, 0, f->ring_fd, why, sizeof(why));
-	fprintf(o, "==%u==%s: uringcheck: unreaped-cqe: %u completion%s on ring fd "
-		"%d never consumed when %s\n", f->tgid,
-		level(rep, UC_KIND_UNREAPED_CQE), f->ready + f->overflowed,
-		f->ready + f->overflowed == 1 ? "" : "s", f->ring_fd,
-		f->reason == UC_TD_CLOSE ? "it was closed" :
-		f->reason == UC_TD_SIGNAL ? "the process was killed" : "the process exited");
-	if (f->overflowed)
-		fprintf(o, "  %u in the CQ ring, %u on the overflow list\n", f->ready,
-			f->overflowed);
-	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
-	gen_suppression(rep, UC_KIND_UNREAPED_CQE, 0);
+	gen_suppression(rep, UC_KIND_DROPPED, 0);
 	fflush(o);
 }
 
@@ -833,20 +950,21 @@ static const struct {
 		"covered bytes of an in-flight request's buffer.",
 		"The kernel may write into released (or since reused) memory. Cancel "
 		"and reap the request before releasing its buffer.", "8.0" },
-	[UC_KIND_DROPPED] = { "RequestDroppedAtTeardown",
-		"io_uring requests were still in flight when the ring or process went away",
-		"At process exit, a fatal signal, or the close of a ring's last "
-		"descriptor, requests were still in flight: submitted and never "
-		"completed.",
-		"Their buffers and the completions the program waits for are lost. "
+	[UC_KIND_DROPPED] = { "WorkDroppedByKernel",
+		"The kernel discarded SQEs or could not post CQEs on a ring",
+		"The ring's sq_dropped counter rose (an SQ array entry indexed past "
+		"the ring) or its cq_overflow counter rose (a CQE that neither the CQ "
+		"ring nor the overflow list could take).",
+		"The program waits for completions that will never come. Keep SQ "
+		"indexes in range; reap completions so the CQ ring does not fill.", "6.0" },
+	[UC_KIND_LEFT_IN_FLIGHT] = { "RequestsLeftInFlightAtTeardown",
+		"io_uring requests or completions were left when the ring or process went away",
+		"At process exit, exec, a fatal signal, or the close of a ring's last "
+		"descriptor, requests were still in flight or CQEs unconsumed; the "
+		"kernel cancels them.",
 		"Cancel (IORING_OP_ASYNC_CANCEL) and reap every request before "
-		"tearing the ring down.", "4.0" },
-	[UC_KIND_UNREAPED_CQE] = { "CompletionNeverConsumed",
-		"Completions were posted but never consumed before teardown",
-		"CQEs the kernel posted were still in the CQ ring or on its overflow "
-		"list when the ring or process was torn down.",
-		"Reap every completion (io_uring_cqe_seen / io_uring_cq_advance) "
-		"before io_uring_queue_exit.", "2.0" },
+		"tearing the ring down; never reuse or free a buffer before its "
+		"request's CQE.", "2.0" },
 	[UC_KIND_REAP_LAG] = { "CompletionReapLag",
 		"A completion waited in the CQ ring longer than the threshold",
 		"A CQE sat ready in the completion ring longer than --reap-lag-ms "

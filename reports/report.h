@@ -20,8 +20,8 @@ enum uc_kind {
 	UC_KIND_OVERLAP,
 	UC_KIND_BUFREG_LIFETIME,
 	UC_KIND_MUNMAP_INFLIGHT,
-	UC_KIND_DROPPED,
-	UC_KIND_UNREAPED_CQE,
+	UC_KIND_DROPPED,		/* by the kernel: SQEs discarded, CQEs lost */
+	UC_KIND_LEFT_IN_FLIGHT,		/* requests and CQEs left at a teardown */
 	UC_KIND_REAP_LAG,
 	UC_KIND__COUNT,
 };
@@ -34,6 +34,11 @@ enum uc_kind {
 	UC_KIND_BIT(UC_KIND_DROPPED))
 
 const char *uc_kind_name(enum uc_kind k);
+/* The kind named @name (or an old name for it: unreaped-cqe is now part
+ * of left-in-flight); -1 if none. */
+int uc_kind_lookup(const char *name);
+/* Lists the valid kind names on @out, space-separated. */
+void uc_kinds_print(FILE *out);
 /* Parses "overlap,dropped", "all" or "none" into a kind mask; -1 and a
  * message naming the valid kinds on an unknown name. */
 int uc_kinds_parse(const char *list, unsigned int *mask, const char *option);
@@ -91,34 +96,51 @@ struct uc_unmap_finding {
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
-/* requests in flight at a teardown, grouped by where they came from */
-struct uc_dropped_group {
+/* requests left in flight at a teardown, grouped by where they came from */
+struct uc_left_group {
 	uint8_t opcode;
 	int ring_fd;
 	uint64_t count;
+	uint64_t bytes;			/* user memory they hold, summed */
 	uint64_t user_data[4];		/* the first few */
 	uint64_t oldest_ts;
 	uint64_t stack_id;		/* one of the group's submissions */
 };
 
-struct uc_dropped_finding {
+/* requests that hold no user memory: counted per opcode, not listed */
+#define UC_LEFT_NOMEM_OPS 8
+struct uc_left_nomem {
+	uint8_t opcode;
+	uint64_t count;
+};
+
+struct uc_left_finding {
 	uint32_t tgid;
 	uint32_t reason;		/* enum uc_teardown_reason */
-	int32_t detail;
+	int32_t detail;			/* exit status, signal */
 	int ring_fd;			/* UC_TD_CLOSE */
 	uint64_t teardown_ts;
-	uint64_t total;
+	uint64_t held;			/* requests holding memory (in groups) */
 	uint32_t ngroups;
-	struct uc_dropped_group *groups;
+	struct uc_left_group *groups;
+	uint64_t nomem;			/* requests holding none */
+	uint32_t nnomem_ops;
+	struct uc_left_nomem nomem_ops[UC_LEFT_NOMEM_OPS];
+	uint64_t unconsumed;		/* CQEs posted, never consumed */
+	uint64_t overflowed;		/* ... of which on the overflow list */
+	bool overflow_capped;		/* at least that many */
+	uint32_t head_past_tail;	/* the program moved its CQ head past
+					 * the tail by this much (a bug) */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
-struct uc_unreaped_finding {
+/* what the kernel itself threw away on a ring (its io_rings counters) */
+struct uc_kernel_drop_finding {
 	uint32_t tgid;
-	uint32_t reason;
 	int ring_fd;
-	uint32_t ready, overflowed;
-	uint64_t key;			/* dedup: kind + call sites, 0: none */
+	uint32_t sq_dropped;		/* SQEs with an invalid index */
+	uint32_t cq_overflow;		/* CQEs that could not be posted */
+	uint64_t key;
 };
 
 struct uc_reap_lag_finding {
@@ -172,8 +194,8 @@ void report_free(struct uc_report *rep);
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
-void report_dropped(struct uc_report *rep, const struct uc_dropped_finding *f);
-void report_unreaped(struct uc_report *rep, const struct uc_unreaped_finding *f);
+void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f);
+void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);
 uint64_t report_total(const struct uc_report *rep);
 

@@ -43,14 +43,6 @@ static int bad(const char *path, int line, const char *why, const char *what)
 	return -1;
 }
 
-static bool known_kind(const char *k)
-{
-	for (int i = 0; i < UC_KIND__COUNT; i++)
-		if (!strcmp(k, uc_kind_name(i)))
-			return true;
-	return false;
-}
-
 int supp_load(struct uc_suppressions *s, const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -95,16 +87,17 @@ int supp_load(struct uc_suppressions *s, const char *path)
 				fclose(f);
 				return bad(path, line, "expected 'uringcheck:KIND', got", p);
 			}
-			if (!known_kind(p + 11)) {
+			int kind = uc_kind_lookup(p + 11);
+
+			if (kind < 0) {
 				fprintf(stderr, "uringcheck: %s:%d: unknown kind '%s'; valid "
 					"kinds:", path, line, p + 11);
-				for (int i = 0; i < UC_KIND__COUNT; i++)
-					fprintf(stderr, " %s", uc_kind_name(i));
+				uc_kinds_print(stderr);
 				fputc('\n', stderr);
 				fclose(f);
 				return -1;
 			}
-			cur.kind = strdup(p + 11);
+			cur.kind = strdup(uc_kind_name(kind));
 			state = 3;
 		} else {
 			struct pattern pt;

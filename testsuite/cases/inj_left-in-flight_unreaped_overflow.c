@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=unreaped-cqe */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * Ring with a 4-entry CQ (IORING_SETUP_CQSIZE). 16 NOPs are submitted
  * without reaping, so 4 CQEs sit in the CQ ring and 12 on the kernel's

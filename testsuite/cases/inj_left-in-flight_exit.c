@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * A READ from an empty pipe is in flight when the program returns from
  * main() without cancelling it, reaping it or tearing the ring down: the

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * 2048 READs from empty pipes, each into its own 16 bytes, are in flight
  * when the program exits: all of them are dropped. The teardown walk

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * Two rings, each with a READ from its own empty pipe into its own buffer.
  * Ring 1's pipe is written and its CQE reaped; ring 2's READ is still in

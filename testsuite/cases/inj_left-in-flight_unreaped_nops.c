@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=unreaped-cqe */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * Two NOPs complete (both CQEs are posted in the CQ ring, checked with
  * io_uring_cq_ready) but are never consumed; then io_uring_queue_exit().

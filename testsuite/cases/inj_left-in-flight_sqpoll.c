@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * IORING_SETUP_SQPOLL ring: a READ from an empty pipe, issued by the kernel
  * SQ thread. We wait until the SQ thread has consumed the SQE plus 50 ms,

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped+unreaped-cqe */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * One ring: a NOP completes (its CQE is posted, checked with
  * io_uring_cq_ready, but never consumed) and a READ from an empty pipe is

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=dropped */
+/* uringcheck-test: expect=left-in-flight */
 /*
  * Three READs from the same empty pipe into three distinct buffers, all
  * prepared at ONE call site (a loop), are in flight when io_uring_queue_exit()

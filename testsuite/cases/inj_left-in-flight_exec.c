@@ -1,0 +1,41 @@
+/* uringcheck-test: expect=left-in-flight match="left-in-flight: 1 request still in flight when the process called exec$" */
+/*
+ * A READ from an empty pipe is in flight when the process execs /bin/true:
+ * the kernel cancels the process's requests at exec. One report, naming
+ * the exec (not "exited", and not the cancellation's CQE as unconsumed).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "uc_test.h"
+
+/* ---- end of common helpers ---- */
+
+static char buf[4096] __attribute__((aligned(4096)));
+
+int main(void)
+{
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	int a[2];
+
+	SYS(pipe(a));
+	URING(io_uring_queue_init(8, &ring, 0));
+	sqe = get_sqe(&ring);
+	io_uring_prep_read(sqe, a[0], buf, sizeof(buf), 0);
+	submit_exact(&ring, 1);
+	require_no_cqe(&ring, "READ submitted");
+	/* A failed exec first: it cancels nothing and must report nothing. */
+	execl("/nonexistent/uc-no-such-program", "x", (char *)NULL);
+	execl("/bin/true", "true", (char *)NULL);
+	fail("execl: %s", strerror(errno));
+}
