@@ -10,7 +10,7 @@ void print_version(FILE *out)
 
 	fprintf(out, "uringcheck %s\n", UC_VERSION);
 	fprintf(out, "hazards: overlap bufreg-lifetime munmap-inflight dropped "
-		"unreaped-cqe reap-lag\n");
+		"left-in-flight reap-lag\n");
 	if (kernel_probe(&k, err, sizeof(err)) && !k.btf) {
 		fprintf(out, "%s\n", err);
 		return;

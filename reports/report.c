@@ -31,7 +31,7 @@ int uc_kind_lookup(const char *name)
 	for (int k = 0; k < UC_KIND__COUNT; k++)
 		if (!strcmp(name, kind_names[k]))
 			return k;
-	/* Before 0.3, unconsumed CQEs at a teardown were a kind of their
+	/* Before 0.2, unconsumed CQEs at a teardown were a kind of their
 	 * own; they are a count in the left-in-flight report now. */
 	if (!strcmp(name, "unreaped-cqe"))
 		return UC_KIND_LEFT_IN_FLIGHT;
