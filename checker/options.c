@@ -90,8 +90,9 @@ void options_help(FILE *out)
 		"use\n"
 		"  -h, --help\n        print this help\n\n");
 	fprintf(out,
-		"Options are also read from URINGCHECK_OPTIONS (space-separated),\n"
-		"before the command line. Exit status: PROGRAM's status (128+N if\n"
+		"Options are also read from URINGCHECK_OPTIONS, before the command\n"
+		"line: as words (\"--fail-on=all --log-file=x\") or in the sanitizer\n"
+		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS). Exit status: PROGRAM's status (128+N if\n"
 		"it died of signal N); --error-exitcode if an error kind was found;\n"
 		"127 if PROGRAM cannot be run; 2 for a bad option; 70 if uringcheck\n"
 		"itself failed. See uringcheck(1) and docs/.\n");
@@ -105,15 +106,43 @@ static const struct opt_desc *find(const char *name, size_t len)
 	return NULL;
 }
 
+/* A flag given a value, as sanitizers and Valgrind spell them
+ * (fast_unwind=1, --gen-suppressions=yes): 1 on, 0 off, -1 not a boolean.
+ * Valgrind's --gen-suppressions=all (every error, without asking) is what
+ * ours always does. */
+static int flag_value(const struct opt_desc *d, const char *val)
+{
+	static const char *const on[] = { "1", "yes", "true", "on" };
+	static const char *const off[] = { "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(val, on[i]))
+			return 1;
+		if (!strcmp(val, off[i]))
+			return 0;
+	}
+	if (!strcmp(d->name, "gen-suppressions") && !strcmp(val, "all"))
+		return 1;
+	return -1;
+}
+
 static int set_value(struct uc_options *o, const struct opt_desc *d,
 		     const char *val, const char *src)
 {
 	char *end;
 	long v;
+	int on;
 
 	switch (d->kind) {
 	case K_FLAG:
-		*(int *)((char *)o + d->offset) = 1;
+		on = val ? flag_value(d, val) : 1;
+		if (on < 0) {
+			fprintf(stderr, "uringcheck: %s--%s=%s: takes no value, or "
+				"yes/no%s\n", src, d->name, val,
+				strcmp(d->name, "gen-suppressions") ? "" : "/all");
+			return -1;
+		}
+		*(int *)((char *)o + d->offset) = on;
 		return 0;
 	case K_STR:
 		*(const char **)((char *)o + d->offset) = val;
@@ -191,11 +220,8 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 		if (!d)
 			goto unknown;
 		if (d->kind == K_FLAG) {
-			if (eq) {
-				fprintf(stderr, "uringcheck: %s--%s takes no value\n",
-					src, d->name);
-				return -1;
-			}
+			if (eq)
+				val = eq + 1;
 		} else if (eq) {
 			val = eq + 1;
 		} else if (i + 1 < n) {
@@ -250,6 +276,43 @@ static enum opt_result check(struct uc_options *o)
 	return OPT_RUN;
 }
 
+/*
+ * URINGCHECK_OPTIONS as option words: split on blanks; a word that is not
+ * an option ("name=value:name2=value2", the ASAN_OPTIONS form) becomes
+ * one "--name=value" word per ':'-separated item, '_' read as '-'. The
+ * strings live until exit.
+ */
+static int env_words(const char *env, char ***out)
+{
+	char *copy = xstrdup(env), *save = NULL, *tok;
+	char **v = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(copy, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		char *isave = NULL, *item;
+
+		if (tok[0] == '-') {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = tok;
+			continue;
+		}
+		for (item = strtok_r(tok, ":", &isave); item;
+		     item = strtok_r(NULL, ":", &isave)) {
+			char *w = xmalloc(strlen(item) + 3), *c;
+
+			sprintf(w, "--%s", item);
+			for (c = w + 2; *c && *c != '='; c++)
+				if (*c == '_')
+					*c = '-';
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = w;
+		}
+	}
+	*out = v;
+	return n;
+}
+
 enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
 {
 	enum opt_result early = OPT_RUN;
@@ -257,16 +320,9 @@ enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
 	int first;
 
 	if (env && *env) {
-		/* Split on blanks; the strings live until exit. */
-		char *copy = xstrdup(env), *save = NULL, *tok;
 		char **v = NULL;
-		int n = 0, used;
+		int n = env_words(env, &v), used;
 
-		for (tok = strtok_r(copy, " \t\n", &save); tok;
-		     tok = strtok_r(NULL, " \t\n", &save)) {
-			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = tok;
-		}
 		used = parse_args(o, n, v, "URINGCHECK_OPTIONS: ", &early);
 		if (used < 0)
 			return OPT_EXIT_USAGE;

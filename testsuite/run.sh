@@ -177,6 +177,19 @@ check_status "--error-exitcode" 9 $UC --error-exitcode=9 "$BIN/inj_read_read"
 check_status "URINGCHECK_OPTIONS" 5 env URINGCHECK_OPTIONS="--error-exitcode=5" $UC "$BIN/inj_read_read"
 check_status "command line wins over URINGCHECK_OPTIONS" 7 env URINGCHECK_OPTIONS="--error-exitcode=5" $UC --error-exitcode=7 "$BIN/inj_read_read"
 check_status "bad URINGCHECK_OPTIONS is a usage error" 2 env URINGCHECK_OPTIONS="--bogus" $UC true
+check_status "URINGCHECK_OPTIONS in the sanitizer form" 42 env URINGCHECK_OPTIONS="error_exitcode=42:max_reports=1" $UC "$BIN/inj_read_read"
+check_status "URINGCHECK_OPTIONS sanitizer form: a bad name is a usage error" 2 env URINGCHECK_OPTIONS="error_exitcode=42:bogus=1" $UC true
+check_status "--gen-suppressions=bogus is a usage error" 2 $UC --gen-suppressions=bogus true
+if want "runner: --gen-suppressions=no|yes|all"; then
+	n_yes=$($UC --gen-suppressions=yes "$BIN/inj_read_read" 2>&1 | grep -c '^{')
+	n_all=$(env URINGCHECK_OPTIONS="gen_suppressions=all" $UC "$BIN/inj_read_read" 2>&1 | grep -c '^{')
+	n_no=$($UC --gen-suppressions=no "$BIN/inj_read_read" 2>&1 | grep -c '^{')
+	if [ "$n_yes" = 1 ] && [ "$n_all" = 1 ] && [ "$n_no" = 0 ]; then
+		pass "runner: --gen-suppressions=no|yes|all, as Valgrind spells it"
+	else
+		fail "runner: --gen-suppressions=no|yes|all" "blocks: yes $n_yes, all $n_all, no $n_no"
+	fi
+fi
 check_status "--help" 0 $UC --help
 if want "runner: man page"; then
 	rm -rf "$TMP/inst"
