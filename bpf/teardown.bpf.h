@@ -151,9 +151,9 @@ static __always_inline __u32 overflow_count(struct io_ring_ctx *ring, __u32 *cap
 }
 
 /* One ring at a teardown: its finished requests ended first, then its
- * completion side recorded. */
-static __always_inline void td_one_ring(__u64 key, struct ring_info *ri,
-					struct td_ctx *td)
+ * completion side recorded. Global: verified once, not per caller (as
+ * inline code it doubled the verification of every teardown caller). */
+__noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
 	struct uc_session_cfg *cfg;
@@ -161,8 +161,10 @@ static __always_inline void td_one_ring(__u64 key, struct ring_info *ri,
 	struct uc_unreaped *e;
 	__u32 head, tail, over, capped = 0, sq_dropped, cq_overflow;
 
+	if (!ri || !td)
+		return 0;
 	if (ri->quiet_inflight > 0 || ri->ovf_unmatched) {
-		if (walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), key,
+		if (walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), key,
 			      list_walk_max))
 			stat_inc(td->session, UC_STAT_WALK_TRUNC);
 		ri->freed = 0;
@@ -183,7 +185,7 @@ static __always_inline void td_one_ring(__u64 key, struct ring_info *ri,
 	 * told (a ring outlives an exec's teardown). */
 	e = td_reserve(td, sizeof(*e));
 	if (!e)
-		return;
+		return 0;
 	fill_hdr(&e->hdr, UC_EV_UNREAPED, ri->tgid);
 	e->ctx = key;
 	e->teardown = td->id;
@@ -194,6 +196,7 @@ static __always_inline void td_one_ring(__u64 key, struct ring_info *ri,
 	e->sq_dropped = sq_dropped;
 	e->cq_overflow = cq_overflow;
 	bpf_ringbuf_submit(e, 0);
+	return 0;
 }
 
 static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,

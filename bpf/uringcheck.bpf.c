@@ -636,11 +636,12 @@ static long end_listed(__u64 i, struct list_walk *w)
 	return 0;
 }
 
-/* Ends the finished requests among the first @max of a list; true if
- * the list was longer. */
-static __always_inline bool walk_list(void *first, __u64 ring, __u32 max)
+/* Ends the finished requests among the first @max of a list; 1 if the
+ * list was longer. Global: its callback (which ends requests) is verified
+ * once per program, not once per caller. */
+__noinline int walk_list(__u64 first, __u64 ring, __u32 max)
 {
-	struct list_walk w = { .node = first, .ring = ring };
+	struct list_walk w = { .node = (void *)first, .ring = ring };
 
 	bpf_loop(max, end_listed, &w, 0);
 	return w.node != NULL;
@@ -666,8 +667,8 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 	ri->ovf_unmatched = 0;
 	if (depth > 4096)
 		depth = 4096;
-	walk_list(BPF_CORE_READ(ring, submit_state.compl_reqs.first), (__u64)ring, 64);
-	walk_list(BPF_CORE_READ(ring, submit_state.free_list.next), (__u64)ring, depth);
+	walk_list((__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first), ring_addr, 64);
+	walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), ring_addr, depth);
 	return 0;
 }
 
