@@ -17,6 +17,8 @@
 #ifndef __TEARDOWN_BPF_H
 #define __TEARDOWN_BPF_H
 
+#define TD_SCAN		8	/* slots per step of a whole-table scan */
+
 struct td_ctx {
 	__u64 id;
 	__u64 ring;		/* 0: every ring/request of tgid */
@@ -91,15 +93,15 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 }
 
 /*
- * Window @i of the in-flight table (INF_WINDOW slots, one cache line of
+ * Window @i of the in-flight table (TD_SCAN slots, one cache line of
  * keys). Scanned a window per step rather than a slot per callback
  * (bpf_for_each_map_elem): a teardown walks the whole table, and one
  * callback per slot cost ~30 ns each, ~8 ms per process exit.
  */
 static long td_window(__u64 i, struct td_ctx *td)
 {
-	for (__u32 j = 0; j < INF_WINDOW; j++) {
-		__u32 idx = ((__u32)i * INF_WINDOW + j) & inf_mask;
+	for (__u32 j = 0; j < TD_SCAN; j++) {
+		__u32 idx = ((__u32)i * TD_SCAN + j) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
 		struct inflight_val *v;
 
@@ -238,7 +240,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		scan = !t || t->used_uring;
 	}
 	if (scan)
-		bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
+		bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
 	if (ring)
@@ -262,7 +264,7 @@ __noinline int forget_process(__u32 sid, __u32 tgid)
 	struct td_ctx td = { .tgid = tgid, .session = sid, .forget = 1,
 			     .owner = session_owner(sid) };
 
-	bpf_loop((inf_mask + 1) / INF_WINDOW, td_window, &td, 0);
+	bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
 	return 0;
 }
 

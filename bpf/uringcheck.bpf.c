@@ -585,13 +585,30 @@ __noinline int end_chain(__u32 prev_slot, __u64 prev_seq)
 	return 0;
 }
 
+/* The request in @slot (key @req) ended with @res_cflags (CQE result in
+ * the high half, flags in the low): release it and tell its session;
+ * *@copy gets its entry. 1 if this caller released it. Global: verified
+ * once per program, not at every caller. */
+__noinline int end_one(int slot, __u64 req, __u64 res_cflags, __u32 how,
+		       struct inflight_val *copy)
+{
+	if (!copy)
+		return 0;
+	return end_slot(slot, req, (__s32)(res_cflags >> 32), (__u32)res_cflags,
+			how, copy);
+}
+
 /*
  * @req finished (or, for UC_DONE_REUSED, must have). @ring, when not 0,
  * must match the ring the request was submitted on: a completion on
- * another ring at the same address is someone else's.
+ * another ring at the same address is someone else's. Inline, so that a
+ * ring given as a kernel pointer can be compared (a global function takes
+ * only numbers). @chain: the members before it in its link chain ended
+ * too (an end the request itself announced; not one found on a list,
+ * where those members are found on their own).
  */
-static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
-					__u32 cflags, __u32 how)
+static __always_inline void end_request_how(__u64 req, __u64 ring, __s32 res,
+					    __u32 cflags, __u32 how, bool chain)
 {
 	int slot = inf_find(req);
 	struct inflight_val copy, *v;
@@ -601,14 +618,18 @@ static __always_inline void end_request(__u64 req, __u64 ring, __s32 res,
 	v = inf_val(slot);
 	if (!v || (ring && v->ctx != ring))
 		return;
-	if (!end_slot(slot, req, res, cflags, how, &copy))
+	/* (Five arguments at most: result and flags travel together.) */
+	if (!end_one(slot, req, ((__u64)(__u32)res << 32) | cflags, how, &copy))
 		return;
 	/* A linked timeout may fire while the request before it still
 	 * runs: its end says nothing about that request. */
-	if (copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT &&
-	    how != UC_DONE_REUSED)
+	if (chain && copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT)
 		end_chain(copy.prev_slot, copy.prev_seq);
 }
+
+#define end_request(req, ring, res, cflags, how) \
+	end_request_how(req, ring, res, cflags, how, \
+			(how) == UC_DONE_CQE || (how) == UC_DONE_OVERFLOW)
 
 /*
  * Reading a ring's free-request stack: every request the kernel finished
