@@ -370,6 +370,7 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 	}
+	session_keep_warm(&sess, opt.no_share ? 0 : opt.keep_warm);
 	session_stop(&sess);
 	tracker_free(&tracker);
 	if (log != stderr)

@@ -263,6 +263,11 @@ static enum opt_result check(struct uc_options *o)
 	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on") ||
 	    uc_kinds_parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
+	if (o->keep_warm > 3600) {
+		fprintf(stderr, "uringcheck: --keep-warm=%ld: at most 3600 seconds\n",
+			o->keep_warm);
+		return OPT_EXIT_USAGE;
+	}
 	if (o->reap_lag_ms > 3600 * 1000) {
 		fprintf(stderr, "uringcheck: --reap-lag-ms=%ld: at most one hour\n",
 			o->reap_lag_ms);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include "session.h"
 
 #include <bpf/bpf.h>
@@ -8,7 +9,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +48,8 @@ static int on_ringbuf(void *ctx, void *data, size_t size)
 {
 	struct uc_session *s = ctx;
 
-	s->on_event(s->arg, data, size);
+	if (!s->discarding)
+		s->on_event(s->arg, data, size);
 	return 0;
 }
 
@@ -59,7 +66,7 @@ static int attach_sampler(struct uc_session *s, long lag_ms)
 		.size = sizeof(attr),
 	};
 	long period_ms = lag_ms / 4;
-	int fd;
+	int fd, prog_fd;
 
 	if (period_ms < 1)
 		period_ms = 1;
@@ -73,14 +80,24 @@ static int attach_sampler(struct uc_session *s, long lag_ms)
 			"without it\n", strerror(errno));
 		return -1;
 	}
-	s->sampler = bpf_program__attach_perf_event(s->skel->progs.uc_reap_sampler, fd);
-	if (!s->sampler) {
-		fprintf(stderr, "uringcheck: cannot attach the reap-lag sampler: %s\n",
-			strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return 0;
+	/* The sampler program: the shared one when joined (no load, no
+	 * verification here), else ours. */
+	prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_reap_sampler") : -1;
+	if (prog_fd < 0)
+		prog_fd = bpf_program__fd(s->skel->progs.uc_reap_sampler);
+	s->sampler_perf_fd = fd;
+	s->sampler_link_fd = bpf_link_create(prog_fd, fd, BPF_PERF_EVENT, NULL);
+	if (s->sampler_link_fd >= 0)
+		return 0;
+	/* Before v5.15 perf events take no BPF links: the ioctl. */
+	if (!ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) &&
+	    !ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		return 0;
+	fprintf(stderr, "uringcheck: cannot attach the reap-lag sampler: %s\n",
+		strerror(errno));
+	close(fd);
+	s->sampler_perf_fd = -1;
+	return -1;
 }
 
 /* FNV-1a: names the BPF object, so only identical builds share. */
@@ -125,12 +142,22 @@ static void share_loaded(struct uc_session *s)
 		snprintf(name, sizeof(name), "link:%s", bpf_program__name(p));
 		shared_add(&s->shared, name, bpf_link__fd(*l));
 	}
+	/* Loaded, attached per instance: a joining one attaches this. */
+	shared_add(&s->shared, "prog:uc_reap_sampler",
+		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
 }
 
-/* Joined: reuse the shared maps; load only the two small programs each
- * instance attaches for itself (the sampler and the liburing uprobes). */
-static void reuse_shared(struct uc_session *s)
+/*
+ * Joined: every map is the shared one (bpf_map__fd() answers at once,
+ * nothing is loaded), and the sampler is the shared program. Only the
+ * liburing uprobes are loaded here, when asked for: loading any program
+ * means parsing the kernel's BTF, most of a join's cost. Returns true if
+ * the object must still be loaded; -1 if a map is missing (an older
+ * holder): the caller then loads a private set.
+ */
+static int reuse_shared(struct uc_session *s, const struct uc_options *o)
 {
+	bool own_sampler = shared_find(&s->shared, "prog:uc_reap_sampler") < 0;
 	struct bpf_program *p;
 	struct bpf_map *m;
 
@@ -139,23 +166,54 @@ static void reuse_shared(struct uc_session *s)
 
 		if (fd >= 0)
 			bpf_map__reuse_fd(m, fd);
+		else if (!strstr(bpf_map__name(m), ".kconfig"))
+			return -1;
 	}
 	bpf_object__for_each_program(p, s->skel->obj)
-		bpf_program__set_autoload(p, p == s->skel->progs.uc_reap_sampler ||
-					  p == s->skel->progs.uc_liburing_call);
+		bpf_program__set_autoload(p,
+			(p == s->skel->progs.uc_reap_sampler && own_sampler) ||
+			(p == s->skel->progs.uc_liburing_call && o->liburing_uprobes));
+	return own_sampler || o->liburing_uprobes;
+}
+
+/* The buffer the slot's last owner left there, if it has the size asked
+ * for: taking it spares creating one and the RCU grace period that every
+ * update of a map-in-map waits for (~10 ms, far more on a busy machine).
+ * Its leftovers are discarded before the target starts. */
+static int reuse_buffer(int outer, uint32_t slot, uint32_t bytes)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t id, len = sizeof(info);
+	int fd;
+
+	if (bpf_map_lookup_elem(outer, &slot, &id))
+		return -1;
+	fd = bpf_map_get_fd_by_id(id);
+	if (fd < 0)
+		return -1;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.max_entries != bytes ||
+	    info.type != BPF_MAP_TYPE_RINGBUF) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* This session's own event buffer, in its slot. */
 static int session_buffer(struct uc_session *s, long mib)
 {
 	int outer = bpf_map__fd(s->skel->maps.session_events);
-	uint32_t slot = s->slot;
+	uint32_t slot = s->slot, bytes = (uint32_t)mib << 20;
 
-	s->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events", 0, 0,
-				      (uint32_t)mib << 20, NULL);
-	if (s->events_fd < 0 ||
-	    bpf_map_update_elem(outer, &slot, &s->events_fd, BPF_ANY))
-		return -1;
+	s->events_fd = reuse_buffer(outer, slot, bytes);
+	s->discarding = s->events_fd >= 0;
+	if (s->events_fd < 0) {
+		s->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events", 0, 0,
+					      bytes, NULL);
+		if (s->events_fd < 0 ||
+		    bpf_map_update_elem(outer, &slot, &s->events_fd, BPF_ANY))
+			return -1;
+	}
 	s->sleeping_len = sysconf(_SC_PAGESIZE);
 	s->sleeping = mmap(NULL, s->sleeping_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   bpf_map__fd(s->skel->maps.reader_sleeping), 0);
@@ -182,7 +240,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	};
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();
-	int err;
+	int err, need_load;
 
 	skel = uringcheck_bpf__open();
 	if (!skel) {
@@ -195,10 +253,10 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
 	skel->rodata->inf_mask = slots - 1;
-	if (join)
-		reuse_shared(s);
-
-	err = uringcheck_bpf__load(skel);
+	need_load = join ? reuse_shared(s, o) : 1;
+	if (need_load < 0)
+		return -1;
+	err = need_load ? uringcheck_bpf__load(skel) : 0;
 	if (err) {
 		if (!join)
 			fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
@@ -240,6 +298,8 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 
 	memset(s, 0, sizeof(*s));
 	s->events_fd = -1;
+	s->sampler_perf_fd = -1;
+	s->sampler_link_fd = -1;
 	s->slot = -1;
 	s->on_event = fn;
 	s->arg = arg;
@@ -287,6 +347,11 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		fprintf(stderr, "uringcheck: cannot map the event buffer: %s\n",
 			strerror(errno));
 		return -1;
+	}
+	if (s->discarding) {
+		/* The last owner's leftovers: not ours. */
+		ring_buffer__consume(s->rb);
+		s->discarding = false;
 	}
 	if (o->verbose && s->joined)
 		fprintf(stderr, "uringcheck: joined the BPF programs of uringcheck "
@@ -381,7 +446,11 @@ void session_stop(struct uc_session *s)
 {
 	for (int i = 0; i < s->nprobes; i++)
 		bpf_link__destroy(s->probes[i]);
-	bpf_link__destroy(s->sampler);	/* closes the perf event too */
+	if (s->sampler_link_fd >= 0)
+		close(s->sampler_link_fd);
+	if (s->sampler_perf_fd >= 0)
+		close(s->sampler_perf_fd);
+	s->sampler_link_fd = s->sampler_perf_fd = -1;
 	ring_buffer__free(s->rb);
 	if (s->skel)
 		session_leave(s);
@@ -397,4 +466,59 @@ void session_stop(struct uc_session *s)
 	s->skel = NULL;
 	s->sleeping = NULL;
 	s->events_fd = -1;
+}
+
+/* The keeper: holds the shared descriptors, and nothing else, for a while. */
+static void keeper(struct uc_session *s, long seconds)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	setsid();
+	prctl(PR_SET_NAME, "uringcheck-warm");
+	/* No terminal, no pipe a test harness waits to see closed. */
+	for (int fd = 0; fd < 3; fd++)
+		dup2(null, fd);
+	/* Everything else closed, a gap at a time between the kept ones. */
+	for (unsigned lo = 3;;) {
+		unsigned next = ~0u;
+
+		for (int i = 0; i <= s->shared.nobjs; i++) {
+			int fd = i < s->shared.nobjs ? s->shared.objs[i].fd : s->shared.lock_fd;
+
+			if (fd >= (int)lo && (unsigned)fd < next)
+				next = fd;
+		}
+		if (next > lo)
+			close_range(lo, next == ~0u ? ~0u : next - 1, 0);
+		if (next == ~0u)
+			break;
+		lo = next + 1;
+	}
+	flock(s->shared.lock_fd, LOCK_EX);
+	shared_register(&s->shared);
+	flock(s->shared.lock_fd, LOCK_UN);
+	sleep((unsigned)seconds);
+	flock(s->shared.lock_fd, LOCK_EX);
+	shared_unregister(&s->shared);
+	/* Exiting closes the links: the programs detach unless an instance
+	 * that joined meanwhile holds them. */
+	_exit(0);
+}
+
+void session_keep_warm(struct uc_session *s, long seconds)
+{
+	pid_t pid;
+
+	if (seconds <= 0 || s->shared.lock_fd < 0 || !s->shared.nobjs)
+		return;
+	/* Twice forked: not our child, nobody's to wait for. */
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		if (fork() == 0)
+			keeper(s, seconds);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
 }

@@ -28,7 +28,8 @@ typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
 struct uc_session {
 	struct uringcheck_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link *sampler;	/* reap-lag sampler, if enabled */
+	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
+	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */
 #define UC_MAX_UPROBES 32
 	struct bpf_link *probes[UC_MAX_UPROBES];	/* liburing uprobe mode */
 	int nprobes;
@@ -41,6 +42,7 @@ struct uc_session {
 	int events_fd;			/* its event buffer */
 	uint64_t *sleeping;		/* reader_sleeping, mapped */
 	size_t sleeping_len;
+	bool discarding;		/* draining a reused buffer's leftovers */
 };
 
 /* Returns 0, or -1 after printing a one-line reason. */
@@ -54,5 +56,14 @@ int session_drain(struct uc_session *s);
 int session_sleep_begins(struct uc_session *s);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
+/*
+ * --keep-warm: leaves behind a small detached process that holds the
+ * shared programs for @seconds, so that the next uringcheck (the next
+ * test of a suite) joins them instead of loading and verifying its own.
+ * It holds nothing else (no session, no terminal, no pipe), lists itself
+ * in /run/uringcheck as a holder, and exits when the time is up: the
+ * programs then detach unless a later instance holds them.
+ */
+void session_keep_warm(struct uc_session *s, long seconds);
 
 #endif

@@ -364,6 +364,40 @@ holder_start() {
 }
 holder_stop() { kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null; }
 
+if want "runner: keep-warm"; then
+	# A run leaves a detached holder for --keep-warm seconds: the next
+	# run joins its programs (loads nothing), the holder keeps no pipe
+	# open (a harness reading the output is not held up), and when its
+	# time is up it is gone and so are the programs it held.
+	ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ {sub(":", "", $1); print $1}' | sort; }
+	# Live holders (a zombie one holds nothing; PID 1 may be slow to reap).
+	keepers_alive() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm"' | wc -l; }
+	# The holders earlier tests left expire first (1 s by default).
+	for _ in $(seq 30); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.1; done
+	before=$(ids)
+	start=$(date +%s%N)
+	$UC --keep-warm=2 true | cat
+	piped_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	mine=$(comm -13 <(echo "$before") <(ids))
+	$UC -v --keep-warm=0 true 2>"$TMP/kw.err"
+	joined=$(grep -c 'joined the BPF programs' "$TMP/kw.err")
+	keepers=$(keepers_alive)
+	left=x
+	for _ in $(seq 40); do
+		left=0
+		for id in $mine; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+		[ "$left" = 0 ] && break
+		sleep 0.1
+	done
+	if [ -n "$mine" ] && [ "$joined" = 1 ] && [ "$keepers" -ge 1 ] && [ "$left" = 0 ] &&
+	   [ "$piped_ms" -lt 1500 ]; then
+		pass "runner: keep-warm: the next run joins, no pipe held (${piped_ms} ms), nothing attached after"
+	else
+		fail "runner: keep-warm" "programs [$mine] joined=$joined keepers=$keepers left=$left piped=${piped_ms}ms" "$TMP/kw.err"
+	fi
+fi
+check_status "--keep-warm over an hour is a usage error" 2 $UC --keep-warm=3601 true
+
 if want "runner: overflow burst"; then
 	# 61,440 CQEs overflow in one completion flush. Each overflowing end
 	# once cost a walk of the batch: 26 s of soft lockup in the kernel.
