@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
@@ -472,6 +473,14 @@ void session_stop(struct uc_session *s)
 static void keeper(struct uc_session *s, long seconds)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	sigset_t none;
+
+	/* uringcheck blocks the signals it forwards: the holder must die of
+	 * a plain kill like any process. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
 
 	setsid();
 	prctl(PR_SET_NAME, "uringcheck-warm");

@@ -44,6 +44,12 @@ fail() {
 }
 want() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
 
+# Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
+# to reap), and a wait until those earlier tests left have expired (1 s by
+# default), for tests about who loads and who joins.
+keepers_alive() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm"' | wc -l; }
+no_keepers() { for _ in $(seq 30); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.1; done; }
+
 # Reads key=value from a case's header line.
 # A value is one word, or "quoted words".
 header() {
@@ -320,11 +326,13 @@ if want "runner: shared"; then
 	# when the first is killed outright (SIGKILL: no cleanup of its own),
 	# and once the last instance is gone no uringcheck program is left.
 	uc_progs() { bpftool prog show 2>/dev/null | grep -c 'name uc_submit'; }
-	$UC -v -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
+	# (No holder left behind by earlier tests or by these: A must load.)
+	no_keepers
+	$UC -v --keep-warm=0 -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
 	apid=$!
 	for _ in $(seq 50); do grep -q "^$apid " /run/uringcheck/*.holders 2>/dev/null && break; sleep 0.1; done
 	hf=$(grep -l "^$apid " /run/uringcheck/*.holders 2>/dev/null | head -1)
-	$UC -v -- sh -c "sleep 1; exec $BIN/inj_read_read" >/dev/null 2>"$TMP/sh.b.err" &
+	$UC -v --keep-warm=0 -- sh -c "sleep 1; exec $BIN/inj_read_read" >/dev/null 2>"$TMP/sh.b.err" &
 	bpid=$!
 	for _ in $(seq 50); do grep -q 'joined' "$TMP/sh.b.err" && break; sleep 0.1; done
 	joined=$(grep -c "joined the BPF programs of uringcheck pid $apid" "$TMP/sh.b.err")
@@ -338,7 +346,7 @@ if want "runner: shared"; then
 	# A listed holder that is no uringcheck (here: this shell, with made-up
 	# descriptors) is not joined, and is dropped from the list.
 	[ -n "$hf" ] && echo "$$ tracked=0/1" >>"$hf"
-	$UC -v "$BIN/inj_read_read" >/dev/null 2>"$TMP/sh.d.err"
+	$UC -v --keep-warm=0 "$BIN/inj_read_read" >/dev/null 2>"$TMP/sh.d.err"
 	drc=$?
 	bogus=$(grep -c "^$$ " "${hf:-/dev/null}")
 	if ! grep -q 'BPF loaded in' "$TMP/sh.d.err" || [ "$drc" != 66 ] || [ "$bogus" != 0 ]; then
@@ -370,10 +378,7 @@ if want "runner: keep-warm"; then
 	# open (a harness reading the output is not held up), and when its
 	# time is up it is gone and so are the programs it held.
 	ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ {sub(":", "", $1); print $1}' | sort; }
-	# Live holders (a zombie one holds nothing; PID 1 may be slow to reap).
-	keepers_alive() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm"' | wc -l; }
-	# The holders earlier tests left expire first (1 s by default).
-	for _ in $(seq 30); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.1; done
+	no_keepers
 	before=$(ids)
 	start=$(date +%s%N)
 	$UC --keep-warm=2 true | cat
@@ -397,6 +402,16 @@ if want "runner: keep-warm"; then
 	fi
 fi
 check_status "--keep-warm over an hour is a usage error" 2 $UC --keep-warm=3601 true
+if want "runner: keep-warm holder dies of a plain kill"; then
+	no_keepers
+	$UC --keep-warm=60 true
+	n1=$(keepers_alive)
+	pkill -x uringcheck-warm
+	for _ in $(seq 20); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.05; done
+	n2=$(keepers_alive)
+	if [ "$n1" = 1 ] && [ "$n2" = 0 ]; then pass "runner: keep-warm holder dies of a plain kill (SIGTERM)"
+	else fail "runner: keep-warm holder and SIGTERM" "holders before $n1, after $n2"; pkill -9 -x uringcheck-warm; fi
+fi
 
 if want "runner: overflow burst"; then
 	# 61,440 CQEs overflow in one completion flush. Each overflowing end
