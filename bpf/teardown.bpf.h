@@ -98,20 +98,30 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
  * (bpf_for_each_map_elem): a teardown walks the whole table, and one
  * callback per slot cost ~30 ns each, ~8 ms per process exit.
  */
+/* Slot @idx, taken: its request. Global: verified once, not once per
+ * slot of the window (inlined eight times, the teardown was the largest
+ * piece of start-up's verification). */
+__noinline int td_slot(__u32 idx, struct td_ctx *td)
+{
+	__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+	struct inflight_val *v = bpf_map_lookup_elem(&inf_vals, &idx);
+
+	if (k && v && td)
+		td_request(k, v, td);
+	return 0;
+}
+
 static long td_window(__u64 i, struct td_ctx *td)
 {
 	for (__u32 j = 0; j < TD_SCAN; j++) {
 		__u32 idx = ((__u32)i * TD_SCAN + j) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
-		struct inflight_val *v;
 
 		/* A freed slot keeps its old value; a busy one is being
 		 * written (bpf/inflight.bpf.h). */
 		if (!k || *k <= INF_BUSY)
 			continue;
-		v = bpf_map_lookup_elem(&inf_vals, &idx);
-		if (v)
-			td_request(k, v, td);
+		td_slot(idx, td);
 	}
 	return 0;
 }

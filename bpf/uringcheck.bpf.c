@@ -975,6 +975,68 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 }
 
 /*
+ * Link chains: the kernel appends to submit_state.link after
+ * io_uring_submit_req, so a non-empty head means "joins it", after its
+ * last member. Every request notes that member (its end ends them), and
+ * user space gets the head's seq (members are ordered). Global, like the
+ * next one: pieces of the submit program verified on their own.
+ */
+__noinline int link_position(__u64 ring_addr, __u64 rflags, struct inflight_val *v,
+			     struct uc_submit *s)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)ring_addr;
+	/* Read as numbers (a pointer may not be hashed). */
+	__u64 head = (__u64)BPF_CORE_READ(ring, submit_state.link.head);
+	struct inflight_val *hv, *pv;
+	int hslot, pslot;
+
+	if (!v || !s)
+		return 0;
+	if (!head) {
+		if (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK))
+			s->chain_seq = v->seq;
+		return 0;
+	}
+	hslot = inf_find(head);
+	hv = hslot >= 0 ? inf_val(hslot) : NULL;
+	if (hv)
+		s->chain_seq = hv->seq;
+	pslot = inf_find((__u64)BPF_CORE_READ(ring, submit_state.link.last));
+	pv = pslot >= 0 ? inf_val(pslot) : NULL;
+	if (pv) {
+		v->prev_slot = pslot + 1;
+		v->prev_seq = pv->seq;
+	}
+	return 0;
+}
+
+/*
+ * A zero-copy send's buffer stays pinned until its notification
+ * completes, which may be before or after the request itself: both are
+ * tracked, and the end is the notification's (the request's own CQE if
+ * the notification cannot be tracked). A notification slot is fresh: an
+ * entry still there ended unseen.
+ */
+__noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit *s)
+{
+	struct inflight_val nv;
+
+	if (!notif || !v || !s)
+		return 0;
+	nv = *v;
+	nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM;
+	nv.prev_slot = 0;
+	end_request(notif, 0, 0, 0, UC_DONE_REUSED);
+	if (!inf_insert(notif, &nv)) {
+		v->flags = INF_ZC_MAIN;
+		s->flags |= UC_SUB_ZC_NOTIF;
+	} else {
+		stat_inc(v->session, UC_STAT_INFLIGHT_FULL);
+	}
+	return 0;
+}
+
+/*
  * The per-request path: this program and uc_complete run in the
  * submitting and completing threads for every request, so they are kept
  * lean: tp_btf arguments are read with direct loads (no helper call per
@@ -986,7 +1048,6 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	struct inflight_val v = {};
 	struct enter_state *es = NULL;
 	struct io_ring_ctx *ring;
-	struct io_kiocb *head;
 	struct ring_info *ri;
 	struct uc_submit *s;
 	__u64 key = (__u64)req, rflags, ring_key, now, size;
@@ -1052,27 +1113,7 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	 * changed, so the compiler cannot reuse the pointer register. */
 	key = s->req;
 
-	/* Link chains: the kernel appends to submit_state.link after this
-	 * tracepoint, so a non-empty head means "joins it", after its last
-	 * member. Every request notes that member (its end ends them), and
-	 * user space gets the head's seq (members are ordered). */
-	/* Read as numbers (a pointer may not be hashed). */
-	head = BPF_CORE_READ(ring, submit_state.link.head);
-	if (head) {
-		int hslot = inf_find((__u64)head);
-		struct inflight_val *hv = hslot >= 0 ? inf_val(hslot) : NULL;
-		int pslot = inf_find((__u64)BPF_CORE_READ(ring, submit_state.link.last));
-		struct inflight_val *pv = pslot >= 0 ? inf_val(pslot) : NULL;
-
-		if (hv)
-			s->chain_seq = hv->seq;
-		if (pv) {
-			v.prev_slot = pslot + 1;
-			v.prev_seq = pv->seq;
-		}
-	} else if (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) {
-		s->chain_seq = v.seq;
-	}
+	link_position(s->ctx, rflags, &v, s);
 
 	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN);
 	if (s->nr_ranges)
@@ -1086,29 +1127,8 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 		else
 			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
 
-		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC) {
-			__u64 notif = (__u64)BPF_CORE_READ(req_sr(req), notif);
-
-			if (notif) {
-				struct inflight_val nv = v;
-
-				/* The buffer stays pinned until the notification
-				 * completes, which may be before or after the
-				 * request itself: track both, end on the notif
-				 * (on the request's own CQE if the notification
-				 * cannot be tracked). A notification slot is
-				 * fresh: an entry still there ended unseen. */
-				nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM;
-				nv.prev_slot = 0;
-				end_request(notif, 0, 0, 0, UC_DONE_REUSED);
-				if (!inf_insert(notif, &nv)) {
-					v.flags = INF_ZC_MAIN;
-					s->flags |= UC_SUB_ZC_NOTIF;
-				} else {
-					stat_inc(sid, UC_STAT_INFLIGHT_FULL);
-				}
-			}
-		}
+		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC)
+			track_notif((__u64)BPF_CORE_READ(req_sr(req), notif), &v, s);
 	}
 	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS)
 		v.flags |= INF_QUIET;
