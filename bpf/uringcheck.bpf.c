@@ -177,16 +177,18 @@ static __always_inline __u64 new_seq(void)
  * The clock reap lag is timed with. It is read for every CQE posted, and
  * a precise clock read is ~20 ns there; a threshold of tens of
  * milliseconds does not need better than a scheduler tick, so with a
- * threshold of at least 10 ticks it is jiffies (a memory read). CONFIG_HZ
- * comes from the kernel's config (libbpf: /proc/config.gz or /boot);
- * without it, or for short thresholds, the precise clock.
+ * threshold of at least 10 ticks it is jiffies (a memory read). The tick
+ * rate is set by user space from the kernel's config when it can find
+ * one (not a libbpf __kconfig extern: without /boot/config-* or
+ * /proc/config.gz, as in containers and initramfs images, that made the
+ * whole load fail); 0, or a short threshold: the precise clock.
  */
-extern unsigned long CONFIG_HZ __kconfig __weak;
+const volatile __u64 hz = 0;
 
 static __always_inline __u64 lag_clock(__u64 threshold)
 {
-	if (CONFIG_HZ && threshold >= 10 * (1000000000ULL / CONFIG_HZ))
-		return bpf_jiffies64() * (1000000000ULL / CONFIG_HZ);
+	if (hz && threshold >= 10 * (1000000000ULL / hz))
+		return bpf_jiffies64() * (1000000000ULL / hz);
 	return bpf_ktime_get_ns();
 }
 
@@ -398,8 +400,7 @@ static long forget_ring(struct bpf_map *map, __u64 *ctx, struct ring_info *ri,
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
+static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 {
 	struct uc_tracked *t;
 	struct uc_proc *e;
@@ -424,6 +425,20 @@ int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
 	e->exit_code = BPF_CORE_READ(p, exit_code);
 	ev_submit(sid, e);
 	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(uc_exit, struct task_struct *p, bool group_dead)
+{
+	return on_exit(p, group_dead);
+}
+
+/* Before v6.16 (group_dead became an argument): do_exit() has already
+ * counted this thread out of signal->live when the tracepoint fires. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(uc_exit_plain, struct task_struct *p)
+{
+	return on_exit(p, BPF_CORE_READ(p, signal, live.counter) == 0);
 }
 
 /* ---- rings ----------------------------------------------------------- */
@@ -460,9 +475,8 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 }
 
-SEC("tp_btf/io_uring_create")
-int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
-	     __u32 cq_entries, __u32 flags)
+static __always_inline int on_ring_create(int fd, void *ring, __u32 sq_entries,
+					  __u32 cq_entries, __u32 flags, bool maps)
 {
 	struct uc_session_cfg *cfg;
 	struct uc_tracked *t;
@@ -473,10 +487,26 @@ int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
 	sid = t->session;
 	t->used_uring = 1;
 	cfg = session_cfg(sid);
-	if (cfg && cfg->stack_bytes)
+	if (maps && cfg && cfg->stack_bytes)
 		send_mappings(bpf_get_current_task_btf(), tgid, sid);
 	ring_track((__u64)ring, tgid, sid, fd, flags, sq_entries, cq_entries);
 	return 0;
+}
+
+SEC("tp_btf/io_uring_create")
+int BPF_PROG(uc_ring_create, int fd, void *ring, __u32 sq_entries,
+	     __u32 cq_entries, __u32 flags)
+{
+	return on_ring_create(fd, ring, sq_entries, cq_entries, flags, true);
+}
+
+/* Before v6.7 there is no task-VMA iterator (bpf_iter_task_vma_*): the
+ * mappings are not sent; user space reads /proc/PID/maps instead. */
+SEC("tp_btf/io_uring_create")
+int BPF_PROG(uc_ring_create_nomaps, int fd, void *ring, __u32 sq_entries,
+	     __u32 cq_entries, __u32 flags)
+{
+	return on_ring_create(fd, ring, sq_entries, cq_entries, flags, false);
 }
 
 /* ---- ends ------------------------------------------------------------ */
@@ -1042,8 +1072,7 @@ __noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit
  * lean: tp_btf arguments are read with direct loads (no helper call per
  * field), the clock is read once, and each map is looked up once.
  */
-SEC("tp_btf/io_uring_submit_req")
-int BPF_PROG(uc_submit, struct io_kiocb *req)
+static __always_inline int on_submit(struct io_kiocb *req)
 {
 	struct inflight_val v = {};
 	struct enter_state *es = NULL;
@@ -1167,11 +1196,24 @@ int BPF_PROG(uc_submit, struct io_kiocb *req)
 	return 0;
 }
 
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(uc_submit, struct io_kiocb *req)
+{
+	return on_submit(req);
+}
+
+/* Before v6.4 (5a6d37e7 "io_uring: rename io_uring_submit_sqe"): the
+ * same moment, under its old name, with the issue mode as well. */
+SEC("tp_btf/io_uring_submit_sqe")
+int BPF_PROG(uc_submit_sqe, struct io_kiocb *req, bool force_nonblock)
+{
+	return on_submit(req);
+}
+
 /* ---- completion programs --------------------------------------------- */
 
-SEC("tp_btf/io_uring_complete")
-int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
-	     struct io_uring_cqe *cqe)
+static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
+				       __s32 res, __u32 cflags, bool typed)
 {
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
@@ -1183,7 +1225,7 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	/* Not only rings still in the table: a ring forgotten at its
 	 * teardown still ends its requests as the kernel cancels them. */
 	if (req)
-		end_request((__u64)req, key, cqe->res, cqe->flags, UC_DONE_CQE);
+		end_request((__u64)req, key, res, cflags, UC_DONE_CQE);
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
@@ -1196,12 +1238,29 @@ int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	cfg = session_cfg(ri->session);
 	if (cfg && cfg->reap_lag_ns) {
 		/* The CQE just filled sits at cached_cq_tail - 1. */
-		__u32 pos = ring->cached_cq_tail - 1;
+		__u32 pos = (typed ? ring->cached_cq_tail :
+			     BPF_CORE_READ(ring, cached_cq_tail)) - 1;
 
 		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock(cfg->reap_lag_ns);
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
 	}
 	return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
+	     struct io_uring_cqe *cqe)
+{
+	return on_complete(ring, req, cqe->res, cqe->flags, true);
+}
+
+/* Before v6.13 (the CQE itself became the argument): its fields, and
+ * the ring as a void * (read through CO-RE, not loaded directly). */
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(uc_complete_fields, void *ring, void *req, __u64 user_data,
+	     int res, unsigned int cflags, __u64 extra1, __u64 extra2)
+{
+	return on_complete(ring, req, res, cflags, false);
 }
 
 /* Is @req the request whose CQE (@user_data) is overflowing on @ring?

@@ -1,17 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * What the running kernel offers, read from its BTF with libbpf's BTF API
+ * (it reads /sys/kernel/btf/vmlinux on every kernel; mapping the file,
+ * as an earlier home-made scanner did, works only from 6.16 on). Which
+ * program variant serves each hook is decided here, from the types the
+ * kernel really has, never from its version number.
+ */
 #include "kernel_features.h"
 
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <zlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "btf_scan.h"
+/* Parameters of raw tracepoint @tp (the btf_trace_<tp> typedef: a pointer
+ * to a prototype whose first parameter is the context), -1 if absent. */
+static int tp_params(const struct btf *btf, const char *tp)
+{
+	char name[128];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);	/* PTR */
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	return btf_vlen(t) - 1;
+}
+
+/* The value of enumerator @name in any enum of the kernel, or -1. */
+static int64_t enum_value(const struct btf *btf, const char *name)
+{
+	int n = btf__type_cnt(btf);
+
+	for (int id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_enum(t))
+			continue;
+		for (int i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name))
+				return btf_enum(t)[i].val;
+	}
+	return -1;
+}
+
+/* CONFIG_HZ from the kernel's config where libbpf would look for it
+ * (/boot/config-RELEASE, /proc/config.gz); 0 if there is none. */
+static unsigned kconfig_hz(const char *release)
+{
+	char path[128], line[256];
+	unsigned hz = 0;
+	gzFile f;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	f = gzopen(path, "r");	/* reads plain files too */
+	if (!f)
+		f = gzopen("/proc/config.gz", "r");
+	if (!f)
+		return 0;
+	while (gzgets(f, line, sizeof(line)))
+		if (!strncmp(line, "CONFIG_HZ=", 10)) {
+			hz = strtoul(line + 10, NULL, 10);
+			break;
+		}
+	gzclose(f);
+	return hz;
+}
 
 int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 {
 	struct utsname u;
-	struct btf_scan *btf;
+	struct btf *btf;
 	int64_t bit;
+	int n;
 
 	memset(k, 0, sizeof(*k));
 	if (!uname(&u))
@@ -21,33 +92,53 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 			 "uringcheck needs CONFIG_DEBUG_INFO_BTF=y", k->release);
 		return -1;
 	}
-	btf = btf_scan_open("/sys/kernel/btf/vmlinux");
+	k->hz = kconfig_hz(k->release);
+	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		snprintf(err, errlen, "cannot read the kernel's BTF "
-			 "(/sys/kernel/btf/vmlinux)");
+			 "(/sys/kernel/btf/vmlinux): %s", strerror(errno));
 		return -1;
 	}
 	k->btf = true;
-	k->tp_submit_req = btf_scan_tp_params(btf, "io_uring_submit_req") == 1;
-	k->tp_complete_req = btf_scan_tp_params(btf, "io_uring_complete") == 3;
-	k->tp_cqe_overflow = btf_scan_tp_params(btf, "io_uring_cqe_overflow") == 5;
-	k->tp_cqring_wait = btf_scan_tp_params(btf, "io_uring_cqring_wait") == 2;
-	k->tp_exit_group_dead = btf_scan_tp_params(btf, "sched_process_exit") == 2;
+	/* v6.4 renamed io_uring_submit_sqe(req, force_nonblock) to
+	 * io_uring_submit_req(req). */
+	k->tp_submit_req = tp_params(btf, "io_uring_submit_req") == 1;
+	k->tp_submit_sqe = !k->tp_submit_req && tp_params(btf, "io_uring_submit_sqe") == 2;
+	/* v6.13 reduced io_uring_complete to (ctx, req, cqe); before, the
+	 * CQE's fields were arguments of their own. 5.10 has no req. */
+	n = tp_params(btf, "io_uring_complete");
+	k->tp_complete_req = n == 3;
+	k->tp_complete_fields = n == 7;
+	k->tp_cqe_overflow = tp_params(btf, "io_uring_cqe_overflow") == 5;
+	/* v6.16 added group_dead to sched_process_exit. */
+	n = tp_params(btf, "sched_process_exit");
+	k->tp_exit_group_dead = n == 2;
+	k->tp_exit_plain = n == 1;
+	/* v6.7: the task-VMA iterator kfuncs (the mappings sent at ring
+	 * creation; without them user space reads /proc/PID/maps). */
+	k->task_vma_iter = btf__find_by_name_kind(btf, "bpf_iter_task_vma_new",
+						  BTF_KIND_FUNC) > 0;
+	/* bpf_loop (v5.17): the list and table walks. */
+	k->bpf_loop = enum_value(btf, "BPF_FUNC_loop") > 0;
 	/* REQ_F_* live in an anonymous enum: CO-RE cannot relocate them. */
-	if (btf_scan_enum_value(btf, "REQ_F_REISSUE_BIT", &bit) && bit >= 0 && bit < 64)
+	bit = enum_value(btf, "REQ_F_REISSUE_BIT");
+	if (bit >= 0 && bit < 64)
 		k->reissue_flag = 1ULL << bit;
-	btf_scan_close(btf);
+	btf__free(btf);
 
-	if (!k->tp_submit_req || !k->tp_complete_req || !k->tp_cqe_overflow ||
-	    !k->tp_cqring_wait || !k->tp_exit_group_dead) {
-		snprintf(err, errlen, "kernel %s lacks a hook uringcheck needs "
-			 "(%s); supported: 6.18 and later (run --version for "
-			 "details)", k->release,
-			 !k->tp_submit_req ? "tracepoint io_uring_submit_req(req)" :
-			 !k->tp_complete_req ? "tracepoint io_uring_complete(ctx, req, cqe)" :
-			 !k->tp_cqe_overflow ? "tracepoint io_uring_cqe_overflow" :
-			 !k->tp_cqring_wait ? "tracepoint io_uring_cqring_wait" :
-			 "tracepoint sched_process_exit(p, group_dead)");
+	if ((!k->tp_submit_req && !k->tp_submit_sqe) ||
+	    (!k->tp_complete_req && !k->tp_complete_fields) || !k->tp_cqe_overflow ||
+	    (!k->tp_exit_group_dead && !k->tp_exit_plain) || !k->bpf_loop) {
+		snprintf(err, errlen, "kernel %s lacks what uringcheck needs: %s; "
+			 "supported: 6.1 and later (run --version for details)",
+			 k->release,
+			 !k->tp_submit_req && !k->tp_submit_sqe ?
+				"the io_uring submit tracepoint" :
+			 !k->tp_complete_req && !k->tp_complete_fields ?
+				"io_uring_complete with the request (v5.19+)" :
+			 !k->tp_cqe_overflow ? "the io_uring_cqe_overflow tracepoint (v6.0+)" :
+			 !k->bpf_loop ? "the bpf_loop helper (v5.17+)" :
+			 "the sched_process_exit tracepoint");
 		return -1;
 	}
 	return 0;
@@ -55,14 +146,42 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 
 void kernel_print(const struct uc_kernel *k, FILE *out)
 {
-#define YN(x) ((x) ? "yes" : "no")
-	fprintf(out, "kernel %s, BTF %s\n", k->release, YN(k->btf));
-	fprintf(out, "  tp_btf io_uring_submit_req(req)        %s\n", YN(k->tp_submit_req));
-	fprintf(out, "  tp_btf io_uring_complete(ctx,req,cqe)  %s\n", YN(k->tp_complete_req));
-	fprintf(out, "  tp_btf io_uring_cqe_overflow           %s\n", YN(k->tp_cqe_overflow));
-	fprintf(out, "  tp_btf io_uring_cqring_wait            %s\n", YN(k->tp_cqring_wait));
-	fprintf(out, "  tp_btf sched_process_exit(p,group_dead) %s\n", YN(k->tp_exit_group_dead));
-	fprintf(out, "  REQ_F_REISSUE                          %s\n",
+	fprintf(out, "kernel %s, BTF %s\n", k->release, k->btf ? "yes" : "no");
+	fprintf(out, "tier: %s\n", kernel_tier(k));
+	fprintf(out, "  submit hook      %s\n", k->tp_submit_req ?
+		"io_uring_submit_req(req) (v6.4+)" : k->tp_submit_sqe ?
+		"io_uring_submit_sqe(req, force_nonblock) (before v6.4)" : "missing");
+	fprintf(out, "  completion hook  %s\n", k->tp_complete_req ?
+		"io_uring_complete(ctx, req, cqe) (v6.13+)" : k->tp_complete_fields ?
+		"io_uring_complete(ctx, req, user_data, res, cflags, ...) (before v6.13)" :
+		"missing (no request: before v5.19)");
+	fprintf(out, "  overflow hook    %s\n", k->tp_cqe_overflow ?
+		"io_uring_cqe_overflow" : "missing");
+	fprintf(out, "  exit hook        %s\n", k->tp_exit_group_dead ?
+		"sched_process_exit(p, group_dead) (v6.16+)" : k->tp_exit_plain ?
+		"sched_process_exit(p), group_dead from signal->live (before v6.16)" :
+		"missing");
+	fprintf(out, "  hazards          overlap bufreg-lifetime munmap-inflight dropped "
+		"left-in-flight reap-lag: active%s\n", k->bpf_loop ? "" : " (no: bpf_loop missing)");
+	fprintf(out, "  stacks           active; mappings sent by BPF at ring creation: %s\n",
+		k->task_vma_iter ? "yes (task-VMA iterator, v6.7+)" :
+		"no (before v6.7: read from /proc/PID/maps, so a target that exits at "
+		"once may lose names)");
+	fprintf(out, "  reap-lag sampler active (perf cpu-clock), timed %s; "
+		"--liburing-uprobes available\n", k->hz ?
+		"in jiffies for thresholds of 10 ticks or more" :
+		"with the precise clock (no kernel config found for CONFIG_HZ)");
+	fprintf(out, "  shared programs  active (/run/uringcheck; --no-share: private)\n");
+	fprintf(out, "  REQ_F_REISSUE    %s\n",
 		k->reissue_flag ? "found" : "not found (io-wq reissues end early)");
-#undef YN
+}
+
+const char *kernel_tier(const struct uc_kernel *k)
+{
+	if (!k->btf || !k->bpf_loop || (!k->tp_submit_req && !k->tp_submit_sqe) ||
+	    (!k->tp_complete_req && !k->tp_complete_fields) || !k->tp_cqe_overflow)
+		return "unsupported";
+	if (!k->task_vma_iter)
+		return "full check mode (stack mappings from /proc)";
+	return "full check mode";
 }

@@ -15,11 +15,16 @@
 struct uc_kernel {
 	char release[65];
 	bool btf;			/* /sys/kernel/btf/vmlinux */
-	bool tp_submit_req;		/* io_uring_submit_req (5.18+) */
+	bool tp_submit_req;		/* io_uring_submit_req(req) (6.4+) */
+	bool tp_submit_sqe;		/* io_uring_submit_sqe(req, nonblock) */
 	bool tp_complete_req;		/* io_uring_complete(ctx, req, cqe) */
+	bool tp_complete_fields;	/* io_uring_complete(ctx, req, ud, res, ...) */
 	bool tp_cqe_overflow;		/* io_uring_cqe_overflow */
-	bool tp_cqring_wait;		/* io_uring_cqring_wait */
 	bool tp_exit_group_dead;	/* sched_process_exit(p, group_dead) */
+	bool tp_exit_plain;		/* sched_process_exit(p) */
+	bool task_vma_iter;		/* bpf_iter_task_vma_* kfuncs (6.7+) */
+	bool bpf_loop;			/* bpf_loop helper (5.17+) */
+	unsigned hz;			/* CONFIG_HZ, 0 if no config found */
 	uint64_t reissue_flag;		/* REQ_F_REISSUE, 0 if unknown */
 };
 
@@ -27,5 +32,7 @@ struct uc_kernel {
  * kernel lacks something uringcheck cannot work without. */
 int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
+/* One line: what a run on this kernel can judge. */
+const char *kernel_tier(const struct uc_kernel *k);
 
 #endif

@@ -274,10 +274,6 @@ int main(int argc, char **argv)
 			"CAP_SYS_ADMIN) to load its BPF programs: run it with sudo\n");
 		return UC_EXIT_TOOL_ERROR;
 	}
-	if (kernel_probe(&kern, err, sizeof(err))) {
-		fprintf(stderr, "uringcheck: %s\n", err);
-		return UC_EXIT_TOOL_ERROR;
-	}
 	if (run_as_from_env(&run_as, opt.as_root))
 		return UC_EXIT_USAGE;
 
@@ -309,7 +305,7 @@ int main(int argc, char **argv)
 			return UC_EXIT_USAGE;
 	tracker_init(&tracker, &rep);
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
-	if (session_start(&sess, &opt, &kern, on_event, &tracker))
+	if (session_start(&sess, &opt, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
 
 	if (opt.liburing_uprobes) {
@@ -356,9 +352,11 @@ int main(int argc, char **argv)
 
 	report_losses(&rep, &sess, &tracker, tgt.pid, opt.stats);
 	report_summary(&rep, tgt.pid);
-	if (report_total(&rep))	/* what the verdict rests on */
-		fprintf(rep.out, "==%u==uringcheck: kernel %s: full support (every "
-			"hook found; see --version)\n", tgt.pid, kern.release);
+	/* What the verdict rests on. (Probed here, not at start: a run that
+	 * joined another's programs never reads the kernel's BTF.) */
+	if (report_total(&rep) && !kernel_probe(&kern, err, sizeof(err)))
+		fprintf(rep.out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
+			tgt.pid, kern.release, kernel_tier(&kern));
 	if (opt.json)	/* the target's own status; ours follows from findings */
 		write_json(&rep, opt.json, tgt.pid, opt.target_argv, status, &sess,
 			   &tracker);

@@ -24,9 +24,36 @@
 #include "uringcheck.skel.h"
 
 static int verbosity;
+/* libbpf's first warning of a failed load (which program or map, and
+ * why), for the one-line error: "the kernel refused" alone blamed the
+ * kernel for a missing kernel config file. */
+static char load_cause[512];
+
+static void note_cause(const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t n;
+
+	if (load_cause[0])
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	/* The verifier log is not a cause line; neither is its frame. */
+	if (strncmp(line, "libbpf: ", 8) || strstr(line, "PROG LOAD LOG"))
+		return;
+	n = strcspn(line, "\n");
+	line[n] = 0;
+	snprintf(load_cause, sizeof(load_cause), "%s", line + 8);
+}
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	if (level == LIBBPF_WARN) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		note_cause(fmt, copy);
+		va_end(copy);
+	}
 	/* -v: warnings; -vv: everything, including the verifier log. */
 	if (level == LIBBPF_DEBUG && verbosity < 2)
 		return 0;
@@ -99,6 +126,20 @@ static int attach_sampler(struct uc_session *s, long lag_ms)
 	close(fd);
 	s->sampler_perf_fd = -1;
 	return -1;
+}
+
+/* One program per hook form; the kernel's BTF says which it has
+ * (kernel_features.c). Each variant's comment names its kernel change. */
+static void choose_variants(struct uringcheck_bpf *skel, const struct uc_kernel *k)
+{
+	bpf_program__set_autoload(skel->progs.uc_submit, k->tp_submit_req);
+	bpf_program__set_autoload(skel->progs.uc_submit_sqe, !k->tp_submit_req);
+	bpf_program__set_autoload(skel->progs.uc_complete, k->tp_complete_req);
+	bpf_program__set_autoload(skel->progs.uc_complete_fields, !k->tp_complete_req);
+	bpf_program__set_autoload(skel->progs.uc_exit, k->tp_exit_group_dead);
+	bpf_program__set_autoload(skel->progs.uc_exit_plain, !k->tp_exit_group_dead);
+	bpf_program__set_autoload(skel->progs.uc_ring_create, k->task_vma_iter);
+	bpf_program__set_autoload(skel->progs.uc_ring_create_nomaps, !k->task_vma_iter);
 }
 
 /* FNV-1a: names the BPF object, so only identical builds share. */
@@ -232,8 +273,11 @@ static int session_buffer(struct uc_session *s, long mib)
  * the caller then loads a private set.
  */
 static int kernel_side(struct uc_session *s, const struct uc_options *o,
-		       const struct uc_kernel *k, uint32_t slots, bool join)
+		       uint32_t slots, bool join)
 {
+	struct uc_kernel kern, *k = &kern;
+	char why[256];
+
 	struct uc_session_cfg cfg = {
 		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
 		.stack_bytes = (uint32_t)o->stack_size,
@@ -243,6 +287,11 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	double t0 = now_ms();
 	int err, need_load;
 
+	/* Loading needs to know the kernel; joining does not. */
+	if (!join && kernel_probe(k, why, sizeof(why))) {
+		fprintf(stderr, "uringcheck: %s\n", why);
+		return -1;
+	}
 	skel = uringcheck_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
@@ -250,7 +299,11 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		return -1;
 	}
 	s->skel = skel;
-	skel->rodata->reissue_flag = k->reissue_flag;
+	if (!join) {
+		skel->rodata->reissue_flag = k->reissue_flag;
+		skel->rodata->hz = k->hz;
+		choose_variants(skel, k);
+	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
 	skel->rodata->inf_mask = slots - 1;
@@ -260,9 +313,10 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	err = need_load ? uringcheck_bpf__load(skel) : 0;
 	if (err) {
 		if (!join)
-			fprintf(stderr, "uringcheck: the kernel refused to load the BPF "
-				"programs (%s)%s\n", strerror(-err),
-				o->verbose >= 2 ? "" : "; run with -vv for the verifier log");
+			fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
+				"%s: %s%s\n", k->release,
+				load_cause[0] ? load_cause : strerror(-err),
+				o->verbose >= 2 ? "" : " (-vv shows the verifier log)");
 		return -1;
 	}
 	s->load_ms = now_ms() - t0;
@@ -292,7 +346,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 }
 
 int session_start(struct uc_session *s, const struct uc_options *o,
-		  const struct uc_kernel *k, uc_event_fn fn, void *arg)
+		  uc_event_fn fn, void *arg)
 {
 	uint32_t slots = 64;
 	char tag[64];
@@ -318,7 +372,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		fprintf(stderr, "uringcheck: cannot use /run/uringcheck (%s): "
 			"not sharing the BPF programs\n", strerror(errno));
 	s->joined = !o->no_share && !shared_join(&s->shared);
-	if (s->joined && kernel_side(s, o, k, slots, true)) {
+	if (s->joined && kernel_side(s, o, slots, true)) {
 		/* Gone meanwhile, all sessions taken, ...: go alone. */
 		if (o->verbose)
 			fprintf(stderr, "uringcheck: cannot join the BPF programs of "
@@ -330,7 +384,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		shared_drop(&s->shared);
 		s->joined = false;
 	}
-	if (!s->joined && kernel_side(s, o, k, slots, false))
+	if (!s->joined && kernel_side(s, o, slots, false))
 		goto fail;
 	if (session_buffer(s, o->event_buffer_mb)) {
 		fprintf(stderr, "uringcheck: cannot create the event buffer: %s\n",

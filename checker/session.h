@@ -45,9 +45,11 @@ struct uc_session {
 	bool discarding;		/* draining a reused buffer's leftovers */
 };
 
-/* Returns 0, or -1 after printing a one-line reason. */
+/* Returns 0, or -1 after printing a one-line reason (an unsupported
+ * kernel named with what it lacks). The kernel is probed only when the
+ * programs must be loaded here. */
 int session_start(struct uc_session *s, const struct uc_options *o,
-		  const struct uc_kernel *k, uc_event_fn fn, void *arg);
+		  uc_event_fn fn, void *arg);
 /* Follow @pid (and, from now on, everything it forks). */
 int session_track(struct uc_session *s, pid_t pid);
 int session_fd(const struct uc_session *s);

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the test kernel (busybox sh): every line of cases.list,
+# "NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH", under uringcheck. Prints one
+# "RESULT PASS|FAIL|SKIP NAME: why" line per case, between markers the
+# host reads from the serial console.
+echo "==GUEST== kernel $(uname -r)"
+./uringcheck --version 2>&1 | sed 's/^/==VERSION== /'
+KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag"
+while IFS='|' read -r name expect status opts args match; do
+	[ -n "$name" ] || continue
+	if [ "$expect" = skip ]; then
+		echo "RESULT SKIP $name: $status"
+		continue
+	fi
+	log=/tmp/$name.log
+	# shellcheck disable=SC2086
+	./uringcheck --keep-warm=0 --log-file=$log $opts -- ./$name $args >/tmp/$name.out 2>/tmp/$name.err
+	rc=$?
+	got=""
+	for k in $KINDS; do
+		grep -qE "(ERROR|WARNING): uringcheck: $k:" $log 2>/dev/null && got="$got+$k"
+	done
+	got=${got#+}
+	[ "$expect" = clean ] && want="" || want=$expect
+	ok=1
+	[ "$got" = "$want" ] || ok=0
+	[ "$rc" = "$status" ] || ok=0
+	if [ -n "$match" ] && ! grep -qE -- "$match" $log 2>/dev/null; then ok=0; fi
+	if [ $ok = 1 ]; then
+		echo "RESULT PASS $name: [${got:-clean}] exit $rc"
+	else
+		echo "RESULT FAIL $name: expected [${want:-clean}] exit $status, got [${got:-clean}] exit $rc"
+		head -c 1500 $log /tmp/$name.err 2>/dev/null | sed 's/^/  | /'
+	fi
+done <cases.list
+echo "==GUEST== done"

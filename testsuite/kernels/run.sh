@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel matrix (make check-kernels [KERNELS="6.1 6.12"]): boots each
+# of Debian's kernels under qemu (TCG: nested KVM hangs on the CI
+# machines) from a small initramfs, runs testsuite/kernels/cases under
+# uringcheck there, and judges each case against its expectation. Ends
+# with "N passed, N failed" over every kernel.
+set -u
+cd "$(dirname "$0")/../.."
+KERNELS=${KERNELS:-6.1 6.12}
+OUT=.output/kernels
+TMO=${KERNEL_TIMEOUT:-900}
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
+fail() { failed=$((failed + 1)); printf 'FAIL  %s: %s\n' "$1" "$2"; }
+
+testsuite/kernels/fetch.sh $KERNELS || { echo "0 passed, 1 failed"; exit 1; }
+
+# Reads key=value (one word or "quoted words") from a header line.
+hval() { echo "$1" | grep -oE "$2=(\"[^\"]*\"|[^ \"]*)" | head -1 | cut -d= -f2- | sed 's/^"//; s/"$//'; }
+
+# cases.list for kernel $1: NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH
+case_list() {
+	local v=$1 line name hdr over expect status opts args match k
+	grep -vE '^\s*(#|$)' testsuite/kernels/cases | while read -r line; do
+		name=${line%% *}
+		hdr=""
+		[ -f "testsuite/cases/$name.c" ] && hdr=$(head -1 "testsuite/cases/$name.c")
+		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
+		if echo "$over" | grep -q ' skip'; then
+			echo "$name|skip|${over#* skip }|||"
+			continue
+		fi
+		all="$hdr ${line#"$name"} ${over#"$name"}"
+		expect=$(echo "$all" | grep -oE 'expect=[^ ]*' | tail -1 | cut -d= -f2)
+		status=$(echo "$all" | grep -oE 'status=[0-9]+' | tail -1 | cut -d= -f2)
+		if [ -z "$status" ]; then
+			status=0
+			for k in ${expect//+/ }; do
+				case $k in overlap|bufreg-lifetime|munmap-inflight|dropped) status=66 ;; esac
+			done
+		fi
+		opts=$(hval "$hdr" options | tr ',' ' ')
+		args=$(hval "$hdr" args | tr ',' ' ')
+		match=$(hval "${line#"$name"}" match)
+		[ -n "$match" ] || match=$(hval "$hdr" match)
+		echo "$name|$expect|$status|$opts|$args|$match"
+	done
+}
+
+for v in $KERNELS; do
+	dir=$OUT/$v
+	rel=$(cat "$dir/release")
+	case_list "$v" >testsuite/kernels/cases.list
+	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | tr '\n' ' ')
+	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
+		{ fail "kernel $v" "initramfs not built"; continue; }
+	start=$(date +%s)
+	timeout "$TMO" qemu-system-x86_64 -accel tcg -cpu max -m 2G -smp 2 -nographic \
+		-no-reboot -kernel "$dir/vmlinuz" -initrd "$dir/initrd.gz" \
+		-append "console=ttyS0 panic=-1 quiet" </dev/null >"$dir/serial.log" 2>&1
+	took=$(( $(date +%s) - start ))
+	tr -d '\r' <"$dir/serial.log" >"$dir/serial.txt"
+	if ! grep -q '^==GUEST== done' "$dir/serial.txt"; then
+		fail "kernel $v ($rel)" "the guest did not finish in ${TMO}s (see $dir/serial.txt)"
+		continue
+	fi
+	tier=$(grep -m1 '^==VERSION== tier' "$dir/serial.txt" | sed 's/^==VERSION== //')
+	echo "  KERNEL   $v: $rel, ${took}s under TCG; ${tier:-no tier line}"
+	want_tier=$(grep -m1 '^tier ' "testsuite/kernels/expect.$v" 2>/dev/null | cut -d' ' -f2-)
+	if [ -n "$want_tier" ]; then
+		if [ "$tier" = "tier: $want_tier" ]; then pass "kernel $v: tier $want_tier"
+		else fail "kernel $v: tier" "expected [$want_tier], got [${tier:-none}]"; fi
+	fi
+	while read -r _ res rest; do
+		case $res in
+		PASS) pass "kernel $v: $rest" ;;
+		SKIP) printf 'SKIP  kernel %s: %s\n' "$v" "$rest" ;;
+		FAIL) fail "kernel $v: ${rest%%:*}" "${rest#*: }"
+		      awk -v n="${rest%%:*}" '$0 ~ "^RESULT FAIL " n ":" { p = 1; next } p && /^  \|/ { print "      " $0; next } { p = 0 }' "$dir/serial.txt" | head -30 ;;
+		esac
+	done < <(grep '^RESULT ' "$dir/serial.txt")
+done
+rm -f testsuite/kernels/cases.list
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
