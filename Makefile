@@ -6,6 +6,10 @@
 #   make check      install what is missing, build, run the whole test suite
 #   make deps       install missing Debian build/test packages (root)
 #   make bench      measure what uringcheck costs (bench/run.sh, ~10 min)
+#   make liburing-src   get Debian's liburing source with apt and build its
+#                   tests in .output/liburing-src (or LIBURING_SRC=DIR: build that)
+#   make check-liburing run liburing's tests plainly and under uringcheck
+#                   (testsuite/liburing/run.sh; TESTS="a b", LIBURING_SUBSET=ci)
 #   make install    PREFIX=/usr/local
 #
 OUTPUT    := .output
@@ -26,7 +30,7 @@ PREFIX    ?= /usr/local
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
-	      gnuplot-nox time
+	      gnuplot-nox time dpkg-dev bc
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
@@ -36,7 +40,7 @@ UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
-.PHONY: all demo check deps install clean bench
+.PHONY: all demo check deps install clean bench liburing-src check-liburing
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -115,6 +119,16 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@testsuite/run.sh
+
+# liburing's own test suite as an acceptance test (docs/liburing.md). The
+# preparation step needs the network; check-liburing fetches nothing.
+liburing-src: deps
+	@LIBURING_SRC="$(LIBURING_SRC)" testsuite/liburing/get-source.sh
+
+check-liburing: deps
+	@$(MAKE) --no-print-directory uringcheck
+	@LIBURING_SRC="$(LIBURING_SRC)" TESTS="$(TESTS)" LIBURING_SUBSET="$(LIBURING_SUBSET)" \
+		testsuite/liburing/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all
