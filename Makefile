@@ -10,6 +10,8 @@
 #                   tests in .output/liburing-src (or LIBURING_SRC=DIR: build that)
 #   make check-liburing run liburing's tests plainly and under uringcheck
 #                   (testsuite/liburing/run.sh; TESTS="a b", LIBURING_SUBSET=ci)
+#   make check-kernels  the test programs on Debian's kernels under qemu
+#                   (testsuite/kernels/run.sh; KERNELS="6.1 6.12")
 #   make install    PREFIX=/usr/local
 #
 OUTPUT    := .output
@@ -40,7 +42,7 @@ UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
-.PHONY: all demo check deps install clean bench liburing-src check-liburing
+.PHONY: all demo check deps install clean bench liburing-src check-liburing check-kernels
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -129,6 +131,23 @@ check-liburing: deps
 	@$(MAKE) --no-print-directory uringcheck
 	@LIBURING_SRC="$(LIBURING_SRC)" TESTS="$(TESTS)" LIBURING_SUBSET="$(LIBURING_SUBSET)" \
 		testsuite/liburing/run.sh
+
+# The kernel matrix (docs/kernels.md): Debian's kernels under qemu (TCG),
+# the test programs of testsuite/kernels/cases in each.
+KERNELS ?= 6.1 6.12
+KERNEL_DEPS := qemu-system-x86 busybox-static cpio
+check-kernels: deps
+	@missing=""; for p in $(KERNEL_DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS     installing:$$missing"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			$$missing >/dev/null; \
+	fi
+	@$(MAKE) --no-print-directory all
+	@KERNELS="$(KERNELS)" testsuite/kernels/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all

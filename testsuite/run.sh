@@ -325,9 +325,13 @@ if want "runner: shared"; then
 	# instance joins the first's, judges only its own program, goes on
 	# when the first is killed outright (SIGKILL: no cleanup of its own),
 	# and once the last instance is gone no uringcheck program is left.
-	uc_progs() { bpftool prog show 2>/dev/null | grep -c 'name uc_submit'; }
+	# Programs loaded by these instances (not another build's, running
+	# meanwhile): every uc_submit program not there before.
+	prog_ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ { sub(":", "", $1); print $1 }' | sort; }
 	# (No holder left behind by earlier tests or by these: A must load.)
 	no_keepers
+	ids_before=$(prog_ids)
+	uc_progs() { comm -13 <(echo "$ids_before") <(prog_ids) | grep -c .; }
 	$UC -v --keep-warm=0 -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
 	apid=$!
 	for _ in $(seq 50); do grep -q "^$apid " /run/uringcheck/*.holders 2>/dev/null && break; sleep 0.1; done

@@ -15,7 +15,7 @@ while IFS='|' read -r name expect status opts args match; do
 	fi
 	log=/tmp/$name.log
 	# shellcheck disable=SC2086
-	./uringcheck --keep-warm=0 --log-file=$log $opts -- ./$name $args >/tmp/$name.out 2>/tmp/$name.err
+	timeout 120 ./uringcheck --keep-warm=0 --log-file=$log $opts -- ./$name $args >/tmp/$name.out 2>/tmp/$name.err
 	rc=$?
 	got=""
 	for k in $KINDS; do
