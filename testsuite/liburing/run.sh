@@ -53,6 +53,7 @@ CI_SUBSET="
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 [ -x "$UC" ] || die "no uringcheck at $UC (run make)"
+[ "$(id -u)" = 0 ] || die "uringcheck needs root (CAP_BPF, CAP_PERFMON): run as root"
 ls "$TDIR"/*.t >/dev/null 2>&1 ||
 	die "no liburing tests built in $TDIR; run 'make liburing-src' (testsuite/liburing/get-source.sh) first, or pass LIBURING_SRC=/path/to/built/tree"
 command -v python3 >/dev/null || die "python3 missing (make deps)"
