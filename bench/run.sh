@@ -117,7 +117,7 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident; do
+for p in nop_bench trivial keep_resident ring_cycle; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -575,6 +575,12 @@ done >"$RAWD/load_attach"
 
 # Start-up split: when does the target start, and how long after it ends
 # does uringcheck exit? The target is bash printing its start time.
+say "  diagnostics: ring set-up and teardown (bench/ring_cycle.c, 3 runs each, interleaved)"
+for i in 1 2 3; do
+	echo "plain $("$BIN/ring_cycle" 2000 | cut -d' ' -f1)"
+	echo "check $("$UC" --keep-warm=0 -- "$BIN/ring_cycle" 2000 | cut -d' ' -f1)"
+done >"$RAWD/ring_cycle"
+
 say "  diagnostics: start-up split (before the target runs / after it exits)"
 for i in $(seq 5); do
 	for mode in plain check; do
@@ -845,6 +851,13 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 			END { printf "  start-up split (target: bash, 5 runs, medians): +%.1f ms before the target starts, +%.1f ms after it exits\n",
 				med(pre["check"]) - med(pre["plain"]), med(post["check"]) - med(post["plain"]) }' "$RAWD/startup_split"
+	fi
+	if [ -s "$RAWD/ring_cycle" ]; then
+		awk '{ v[$1] = v[$1] " " $2 }
+			function med(s,   n, a, i, j, t) { n = split(s, a, " ");
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+			END { printf "  ring init+exit (ring_cycle.c, medians of 3): %.1f us plain, %.1f us under uringcheck\n", med(v["plain"]), med(v["check"]) }' "$RAWD/ring_cycle"
 	fi
 	[ -n "$PROFILE_START" ] && echo "  $PROFILE_START (perf; profile.startup.txt)"
 	[ -n "$PROFILE" ] && echo "  $PROFILE (perf cpu-clock; full list: profile.txt)"

@@ -169,6 +169,10 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 	if (t->malformed)
 		report_warning(rep, pid, "%llu malformed events ignored",
 			       (unsigned long long)t->malformed);
+	if (t->rings_unreadable)
+		report_warning(rep, pid, "%llu ring teardowns with unreadable drop "
+			       "counters (dropped not judged there)",
+			       (unsigned long long)t->rings_unreadable);
 	if (stats)
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
 			"%llu finished, %llu held user memory, %llu events, %llu "

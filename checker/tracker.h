@@ -81,6 +81,8 @@ struct uc_tracker {
 	uint64_t ranges_missing;	/* continuation records lost */
 	uint64_t malformed;
 	uint64_t missed_ends;		/* request reused before its end */
+	uint64_t rings_unreadable;	/* teardowns whose ring counters were
+					 * implausible (dropped not judged) */
 };
 
 void tracker_init(struct uc_tracker *t, struct uc_report *report);

@@ -186,6 +186,9 @@ struct uc_report {
 	uint64_t not_printed;
 	uint64_t repeats;		/* same problem again: counted only */
 	struct uc_dedup dedup;
+	/* suppression verdicts by dedup key: matched block i (key mixed
+	 * with i), or none */
+	struct uc_dedup supp_yes, supp_no;
 };
 
 void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,

@@ -209,3 +209,9 @@ void supp_print_entry(FILE *out, const char *kind_name,
 	}
 	fprintf(out, "}\n");
 }
+
+void supp_count_hit(struct uc_suppressions *s, int i)
+{
+	if (i >= 0 && (size_t)i < s->n)
+		s->list[i].hits++;
+}

@@ -43,6 +43,8 @@ struct uc_suppressions {
 int supp_load(struct uc_suppressions *s, const char *path);
 void supp_free(struct uc_suppressions *s);
 /* The matching block for kind @kind_name and @frames, or -1. */
+/* One more finding suppressed by block @i (matched earlier). */
+void supp_count_hit(struct uc_suppressions *s, int i);
 int supp_match(struct uc_suppressions *s, const char *kind_name,
 	       const struct uc_supp_frame *frames, int n);
 /* "used suppressions" block: every block that matched, with its count. */

@@ -55,26 +55,28 @@ for v in "$@"; do
 		-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$CACHE/apt/lists" \
 		-o Dir::Cache="$CACHE/apt" search "^linux-(image|binary|base)-${v//./\\.}\\.[.0-9+~a-z-]*-cloud-amd64(-unsigned)?\$" 2>/dev/null |
 		awk '{ print $1 }' | grep -v -- '-dbg' | sort -V)
-	img=$(echo "$pkgs" | grep -E '^linux-(image|binary)-' | grep -v -- '-unsigned' | tail -1)
-	[ -n "$img" ] || img=$(echo "$pkgs" | grep -E '^linux-(image|binary)-' | tail -1)
+	# 7.x: linux-image-* is a meta package; linux-binary-* has the kernel.
+	img=$(echo "$pkgs" | grep -E '^linux-binary-' | tail -1)
+	[ -n "$img" ] || img=$(echo "$pkgs" | grep -E '^linux-image-' | grep -v -- '-unsigned' | tail -1)
+	[ -n "$img" ] || img=$(echo "$pkgs" | grep -E '^linux-image-' | tail -1)
 	if [ -z "$img" ]; then
 		echo "fetch.sh: no cloud kernel package for $v in Debian $s" >&2
 		exit 1
 	fi
 	rel=$(echo "$img" | sed -E 's/^linux-(image|binary)-//; s/-unsigned$//')
-	base=$(echo "$pkgs" | grep -E "^linux-base-$rel\$" || true)
+	base=$(echo "$pkgs" | grep -Fx "linux-base-$rel" || true)
 	dir=$CACHE/$v
 	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/x"
-	(cd "$dir.tmp" && "${APT[@]}" -t "$s" download "$img" $base >download.log 2>&1) ||
+	(cd "$dir.tmp" && "${APT[@]}" download "$img" $base >download.log 2>&1) ||
 		{ echo "fetch.sh: cannot download $img from Debian $s (see $dir.tmp/download.log)" >&2; exit 1; }
 	for deb in "$dir.tmp"/*.deb; do dpkg-deb -x "$deb" "$dir.tmp/x"; done
-	vmlinuz=$(find "$dir.tmp/x" -name "vmlinuz-*" | head -1)
-	config=$(find "$dir.tmp/x" -name "config-*" | head -1)
+	vmlinuz=$(find "$dir.tmp/x" -name "vmlinuz*" -type f | head -1)
+	config=$(find "$dir.tmp/x" \( -name "config-*" -o -name config \) -type f | head -1)
 	[ -n "$vmlinuz" ] && [ -n "$config" ] ||
 		{ echo "fetch.sh: $img has no vmlinuz or config" >&2; exit 1; }
 	mkdir -p "$dir"
 	cp "$vmlinuz" "$dir/vmlinuz"
-	cp "$config" "$dir/$(basename "$config")"
+	cp "$config" "$dir/config-$rel"
 	echo "$rel" >"$dir/release"
 	rm -rf "$dir.tmp"
 	echo "  KERNEL   $v: $rel ($img, Debian $s)"

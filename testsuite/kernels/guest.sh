@@ -26,7 +26,7 @@ while IFS='|' read -r name expect status opts args match; do
 	ok=1
 	[ "$got" = "$want" ] || ok=0
 	[ "$rc" = "$status" ] || ok=0
-	if [ -n "$match" ] && ! grep -qE -- "$match" $log 2>/dev/null; then ok=0; fi
+	if [ -n "$match" ] && ! cat $log /tmp/$name.err 2>/dev/null | grep -qE -- "$match"; then ok=0; fi
 	if [ $ok = 1 ]; then
 		echo "RESULT PASS $name: [${got:-clean}] exit $rc"
 	else

@@ -29,6 +29,8 @@ case_list() {
 		hdr=""
 		[ -f "testsuite/cases/$name.c" ] && hdr=$(head -1 "testsuite/cases/$name.c")
 		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
+		# "* key=value": for every program on that kernel
+		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
 		if echo "$over" | grep -q ' skip'; then
 			echo "$name|skip|${over#* skip }|||"
 			continue
@@ -44,7 +46,7 @@ case_list() {
 		fi
 		opts=$(hval "$hdr" options | tr ',' ' ')
 		args=$(hval "$hdr" args | tr ',' ' ')
-		match=$(hval "${line#"$name"}" match)
+		match=$(hval "${line#"$name"} ${over#"$name"}" match)
 		[ -n "$match" ] || match=$(hval "$hdr" match)
 		echo "$name|$expect|$status|$opts|$args|$match"
 	done
