@@ -11,7 +11,7 @@
 #   make check-liburing run liburing's tests plainly and under uringcheck
 #                   (testsuite/liburing/run.sh; TESTS="a b", LIBURING_SUBSET=ci)
 #   make check-kernels  the test programs on Debian's kernels under qemu
-#                   (testsuite/kernels/run.sh; KERNELS="6.1 6.12")
+#                   (testsuite/kernels/run.sh; KERNELS="5.10 6.1 6.12 7.2")
 #   make install    PREFIX=/usr/local
 #
 OUTPUT    := .output
@@ -134,7 +134,7 @@ check-liburing: deps
 
 # The kernel matrix (docs/kernels.md): Debian's kernels under qemu (TCG),
 # the test programs of testsuite/kernels/cases in each.
-KERNELS ?= 6.1 6.12
+KERNELS ?= 5.10 6.1 6.12 7.2
 KERNEL_DEPS := qemu-system-x86 busybox-static cpio
 check-kernels: deps
 	@missing=""; for p in $(KERNEL_DEPS); do \

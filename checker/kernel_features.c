@@ -126,19 +126,32 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 		k->reissue_flag = 1ULL << bit;
 	btf__free(btf);
 
+	return kernel_probe_verdict(k, err, errlen);
+}
+
+/* 0 if the kernel has what the programs need, else -1 and one line
+ * naming every missing piece. */
+int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen)
+{
 	if ((!k->tp_submit_req && !k->tp_submit_sqe) ||
 	    (!k->tp_complete_req && !k->tp_complete_fields) || !k->tp_cqe_overflow ||
 	    (!k->tp_exit_group_dead && !k->tp_exit_plain) || !k->bpf_loop) {
+		/* Every missing piece, in one line. */
+		char miss[256] = "";
+
+		if (!k->tp_submit_req && !k->tp_submit_sqe)
+			strcat(miss, ", the submit tracepoint with the request (v5.18+)");
+		if (!k->tp_complete_req && !k->tp_complete_fields)
+			strcat(miss, ", io_uring_complete with the request (v5.19+)");
+		if (!k->tp_cqe_overflow)
+			strcat(miss, ", io_uring_cqe_overflow (v6.0+)");
+		if (!k->bpf_loop)
+			strcat(miss, ", the bpf_loop helper (v5.17+)");
+		if (!k->tp_exit_group_dead && !k->tp_exit_plain)
+			strcat(miss, ", sched_process_exit");
 		snprintf(err, errlen, "kernel %s lacks what uringcheck needs: %s; "
 			 "supported: 6.1 and later (run --version for details)",
-			 k->release,
-			 !k->tp_submit_req && !k->tp_submit_sqe ?
-				"the io_uring submit tracepoint" :
-			 !k->tp_complete_req && !k->tp_complete_fields ?
-				"io_uring_complete with the request (v5.19+)" :
-			 !k->tp_cqe_overflow ? "the io_uring_cqe_overflow tracepoint (v6.0+)" :
-			 !k->bpf_loop ? "the bpf_loop helper (v5.17+)" :
-			 "the sched_process_exit tracepoint");
+			 k->release, miss + 2);
 		return -1;
 	}
 	return 0;
@@ -161,8 +174,17 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"sched_process_exit(p, group_dead) (v6.16+)" : k->tp_exit_plain ?
 		"sched_process_exit(p), group_dead from signal->live (before v6.16)" :
 		"missing");
+	if (!strcmp(kernel_tier(k), "unsupported")) {
+		char why[256];
+		struct uc_kernel copy = *k;
+
+		/* The probe's own sentence says what is missing. */
+		kernel_probe_verdict(&copy, why, sizeof(why));
+		fprintf(out, "  nothing active: %s\n", why);
+		return;
+	}
 	fprintf(out, "  hazards          overlap bufreg-lifetime munmap-inflight dropped "
-		"left-in-flight reap-lag: active%s\n", k->bpf_loop ? "" : " (no: bpf_loop missing)");
+		"left-in-flight reap-lag: active\n");
 	fprintf(out, "  stacks           active; mappings sent by BPF at ring creation: %s\n",
 		k->task_vma_iter ? "yes (task-VMA iterator, v6.7+)" :
 		"no (before v6.7: read from /proc/PID/maps, so a target that exits at "

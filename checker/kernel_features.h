@@ -32,6 +32,7 @@ struct uc_kernel {
  * kernel lacks something uringcheck cannot work without. */
 int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
+int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen);
 /* One line: what a run on this kernel can judge. */
 const char *kernel_tier(const struct uc_kernel *k);
 

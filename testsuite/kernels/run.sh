@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel matrix (make check-kernels [KERNELS="6.1 6.12"]): boots each
+# The kernel matrix (make check-kernels [KERNELS="5.10 6.1 6.12 7.2"]): boots each
 # of Debian's kernels under qemu (TCG: nested KVM hangs on the CI
 # machines) from a small initramfs, runs testsuite/kernels/cases under
 # uringcheck there, and judges each case against its expectation. Ends
 # with "N passed, N failed" over every kernel.
 set -u
 cd "$(dirname "$0")/../.."
-KERNELS=${KERNELS:-6.1 6.12}
+KERNELS=${KERNELS:-5.10 6.1 6.12 7.2}
 OUT=.output/kernels
 TMO=${KERNEL_TIMEOUT:-900}
 passed=0
@@ -46,7 +46,7 @@ case_list() {
 		fi
 		opts=$(hval "$hdr" options | tr ',' ' ')
 		args=$(hval "$hdr" args | tr ',' ' ')
-		match=$(hval "${line#"$name"} ${over#"$name"}" match)
+		match=$(hval "${over#"$name"} ${line#"$name"}" match)
 		[ -n "$match" ] || match=$(hval "$hdr" match)
 		echo "$name|$expect|$status|$opts|$args|$match"
 	done
