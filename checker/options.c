@@ -92,10 +92,10 @@ void options_help(FILE *out)
 	fprintf(out,
 		"Options are also read from URINGCHECK_OPTIONS, before the command\n"
 		"line: as words (\"--fail-on=all --log-file=x\") or in the sanitizer\n"
-		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS). Exit status: PROGRAM's status (128+N if\n"
-		"it died of signal N); --error-exitcode if an error kind was found;\n"
-		"127 if PROGRAM cannot be run; 2 for a bad option; 70 if uringcheck\n"
-		"itself failed. See uringcheck(1) and docs/.\n");
+		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS).\n\n"
+		"Exit status: PROGRAM's status (128+N if it died of signal N);\n"
+		"--error-exitcode if an error kind was found; 127 if PROGRAM cannot\n"
+		"be run; 2 for a bad option; 70 if uringcheck itself failed. See uringcheck(1) and docs/.\n");
 }
 
 static const struct opt_desc *find(const char *name, size_t len)
