@@ -242,6 +242,7 @@ strip_timing() {		# FILE...: the output without reap-lag reports
 		skip && (/^[ \t]/ || /^SUMMARY: uringcheck: reap-lag/) { next }
 		{ skip = 0 }
 		/^==[0-9]+==uringcheck: [0-9]+ findings?: reap-lag [0-9]+$/ { next }
+		/^==[0-9]+==uringcheck: kernel .* \(see --version\)$/ { next }
 		/^[ \t]*$/ { next }
 		{ print }
 		END { print n + 0 > cnt }' "$@" 2>/dev/null

@@ -554,7 +554,10 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 	if (!session_owned_by(copy->session, copy->owner))
 		return true;
 	stat_inc(copy->session, UC_STAT_DONES);
-	ring_add(copy->ctx, copy->flags);
+	/* A CQE's end is counted down by uc_complete, which has the ring
+	 * already: a ring lookup per completion was a measurable cost. */
+	if (how != UC_DONE_CQE)
+		ring_add(copy->ctx, copy->flags);
 	if (!(copy->flags & INF_REPORTED))
 		return true;
 	e = ev_reserve(copy->session, sizeof(*e));
@@ -637,24 +640,26 @@ __noinline int end_one(int slot, __u64 req, __u64 res_cflags, __u32 how,
  * too (an end the request itself announced; not one found on a list,
  * where those members are found on their own).
  */
-static __always_inline void end_request_how(__u64 req, __u64 ring, __s32 res,
-					    __u32 cflags, __u32 how, bool chain)
+static __always_inline __s64 end_request_how(__u64 req, __u64 ring, __s32 res,
+					      __u32 cflags, __u32 how, bool chain)
 {
 	int slot = inf_find(req);
 	struct inflight_val copy, *v;
 
 	if (slot < 0)
-		return;
+		return -1;
 	v = inf_val(slot);
 	if (!v || (ring && v->ctx != ring))
-		return;
+		return -1;
 	/* (Five arguments at most: result and flags travel together.) */
 	if (!end_one(slot, req, ((__u64)(__u32)res << 32) | cflags, how, &copy))
-		return;
+		return -1;
 	/* A linked timeout may fire while the request before it still
 	 * runs: its end says nothing about that request. */
 	if (chain && copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT)
 		end_chain(copy.prev_slot, copy.prev_seq);
+	/* The ended entry's flags, for the ring's counts (uc_complete). */
+	return session_owned_by(copy.session, copy.owner) ? copy.flags : 0;
 }
 
 #define end_request(req, ring, res, cflags, how) \
@@ -1142,7 +1147,10 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	 * changed, so the compiler cannot reuse the pointer register. */
 	key = s->req;
 
-	link_position(s->ctx, rflags, &v, s);
+	/* Most requests are in no chain: no call, no probe read for them. */
+	if (ring->submit_state.link.head ||
+	    (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)))
+		link_position(s->ctx, rflags, &v, s);
 
 	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN);
 	if (s->nr_ranges)
@@ -1222,17 +1230,27 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 	__u64 key = (__u64)ring;
 	struct ring_info *ri;
 
+	__s64 ended = -1;
+
 	/* Not only rings still in the table: a ring forgotten at its
 	 * teardown still ends its requests as the kernel cancels them. */
 	if (req)
-		end_request((__u64)req, key, res, cflags, UC_DONE_CQE);
+		ended = end_request((__u64)req, key, res, cflags, UC_DONE_CQE);
 	ri = bpf_map_lookup_elem(&rings, &key);
 	if (!ri)
 		return 0;
+	if (ended > 0 && (ended & INF_COUNTED)) {
+		if (ended & INF_QUIET) {
+			__sync_fetch_and_add(&ri->quiet_inflight, -1);
+			__sync_fetch_and_add(&quiet_total, -1);
+		}
+		__sync_fetch_and_add(&ri->inflight, -1);
+	}
 	if (req) {
 		/* The overflow cursor: where this flush has got to. */
 		ri->ovf_cursor = (__u64)req;
-		ri->ovf_batch = (__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first);
+		ri->ovf_batch = typed ? (__u64)ring->submit_state.compl_reqs.first :
+			(__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first);
 		ri->freed++;
 	}
 	cfg = session_cfg(ri->session);
