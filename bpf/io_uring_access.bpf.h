@@ -36,9 +36,15 @@
 /* include/linux/sched.h; unchanged since io threads appeared in 5.12 */
 #define UC_PF_IO_WORKER		0x00000010
 
+/* io_kiocb::flags is 32 bits before v6.10 (6.1's BTF: unsigned int) and
+ * io_req_flags_t (64) since: read only the field's size, so the other
+ * half is not the next field's bytes. */
 static __always_inline __u64 req_flags(struct io_kiocb *req)
 {
-	return BPF_CORE_READ(req, flags);
+	__u64 f = 0;
+
+	bpf_core_read(&f, bpf_core_field_size(req->flags), &req->flags);
+	return f;
 }
 
 static __always_inline struct io_rw *req_rw(struct io_kiocb *req)
