@@ -180,7 +180,7 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 			      list_walk_max))
 			stat_inc(td->session, UC_STAT_WALK_TRUNC);
 		ri->freed = 0;
-		ri->ovf_unmatched = 0;
+		unmatched_done(ri);
 	}
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);

@@ -511,9 +511,20 @@ int BPF_PROG(uc_ring_create_nomaps, int fd, void *ring, __u32 sq_entries,
 
 /* ---- ends ------------------------------------------------------------ */
 
-/* CQE-skipping requests in flight on any ring: the system calls that
- * judge in-flight memory (munmap, ...) look for their ends first. */
+/* CQE-skipping requests in flight, and overflowed CQEs not matched to
+ * their request, on any ring: the system calls that judge in-flight
+ * memory (munmap, ...) look for their ends first. */
 __s64 quiet_total;
+__s64 unmatched_total;
+
+/* A ring's unmatched overflows were looked for (on its free stack). */
+static __always_inline void unmatched_done(struct ring_info *ri)
+{
+	if (ri->ovf_unmatched) {
+		__sync_fetch_and_add(&unmatched_total, -(__s64)ri->ovf_unmatched);
+		ri->ovf_unmatched = 0;
+	}
+}
 
 static __always_inline void ring_add(__u64 ring, __u32 flags)
 {
@@ -720,7 +731,7 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 		return 0;
 	depth = ri->freed + ri->quiet_inflight + 8;
 	ri->freed = 0;
-	ri->ovf_unmatched = 0;
+	unmatched_done(ri);
 	if (depth > 4096)
 		depth = 4096;
 	walk_list((__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first), ring_addr, 64);
@@ -739,7 +750,7 @@ static long collect_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 /* Before a system call of @tgid is judged against its in-flight memory. */
 static __always_inline void collect_process_quiet_ends(__u32 tgid)
 {
-	if (quiet_total > 0)
+	if (quiet_total > 0 || unmatched_total > 0)
 		bpf_for_each_map_elem(&rings, collect_ring, &tgid, 0);
 }
 
@@ -1337,15 +1348,18 @@ static __always_inline int match_overflow(__u64 ring_addr, struct ring_info *ri,
 		m.node = first;
 		bpf_loop(16, ovf_step, &m, 0);
 	}
-	if (!m.found) {
-		/* Its end is found at the next look at the free stack. */
-		ri->ovf_unmatched++;
-		stat_inc(ri->session, UC_STAT_OVERFLOW_UNMATCHED);
-		return 0;
+	if (m.found) {
+		ri->ovf_cursor = m.found;
+		ri->ovf_batch = (__u64)first;
+		/* Ended nothing: a request sharing the tag that had posted
+		 * already (tags are often shared), not the overflowing one. */
+		if (end_request(m.found, m.ring, 0, 0, UC_DONE_OVERFLOW) >= 0)
+			return 0;
 	}
-	ri->ovf_cursor = m.found;
-	ri->ovf_batch = (__u64)first;
-	end_request(m.found, m.ring, 0, 0, UC_DONE_OVERFLOW);
+	/* Its end is found at the next look at the free stack. */
+	ri->ovf_unmatched++;
+	__sync_fetch_and_add(&unmatched_total, 1);
+	stat_inc(ri->session, UC_STAT_OVERFLOW_UNMATCHED);
 	return 0;
 }
 

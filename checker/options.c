@@ -69,7 +69,7 @@ void options_help(FILE *out)
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"Run PROGRAM and report the io_uring buffer hazards it causes:\n"
 		"overlap, bufreg-lifetime, munmap-inflight, dropped (errors) and\n"
-		"unreaped-cqe, reap-lag (warnings). Reports go to stderr; the exit\n"
+		"left-in-flight, reap-lag (warnings). Reports go to stderr; the exit\n"
 		"status is PROGRAM's own unless an error kind was found. Needs root\n"
 		"(CAP_BPF, CAP_PERFMON).\n\n"
 		"Options:\n");
