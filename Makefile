@@ -168,6 +168,15 @@ $(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c \
 	@$(CC) -O2 -g -Wall -o $@ $< -l:liburing.a -lpthread
 all: $(OUTPUT)/tests/static_reap-lag_wait
 
+# Loss tests (testsuite/run.sh, section loss).
+LOSSPROGS := $(patsubst testsuite/loss/%.c,$(OUTPUT)/loss/%,$(wildcard testsuite/loss/*.c))
+all: $(LOSSPROGS)
+$(OUTPUT)/loss:
+	@mkdir -p $@
+$(OUTPUT)/loss/%: testsuite/loss/%.c testsuite/cases/uc_test.h | $(OUTPUT)/loss
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -luring
+
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
 	overlap_static stack_lib)

@@ -29,7 +29,7 @@
 #ifndef __INFLIGHT_BPF_H
 #define __INFLIGHT_BPF_H
 
-#define INF_WINDOW	16
+#define INF_WINDOW	UC_INF_WINDOW
 #define INF_BUSY	1		/* key of a slot being written */
 
 #define INF_REPORTED	(1u << 0)	/* user space knows it: send DONE */
@@ -40,29 +40,13 @@
 #define INF_TD_SEEN	(1u << 5)	/* reported at a ring's close already */
 #define INF_COUNTED	(1u << 6)	/* counted in its ring's inflight */
 
-struct inflight_val {
-	__u64 seq;
-	__u64 ctx;
-	__u64 user_data;
-	__u64 ts;			/* submitted */
-	__u32 tgid, tid;		/* submitter */
-	__u32 flags;			/* INF_* */
-	__u8 opcode;
-	__u8 session;			/* the submitter's session */
-	__u8 pad[2];
-	__u64 stack_id;			/* submission stack, 0: none */
-	__u32 owner;			/* ... and the instance holding it then */
-	/* The link-chain member before it (slot + 1, 0: none) and that
-	 * member's seq: a request ends only after the one before it in its
-	 * chain, so its end is also theirs (how a CQE-skipping member that
-	 * finished silently is known to have finished). */
-	__u32 prev_slot;
-	__u64 prev_seq;
-};
+#define inflight_val uc_inflight	/* struct in uringcheck.h */
+
 
 /* Sizes set by user space before load (a power of two, inf_mask + 1). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);	/* read by user space */
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);		/* the key; 0: free */
@@ -70,9 +54,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct inflight_val);
+	__type(value, struct uc_inflight);
 } inf_vals SEC(".maps");
 
 const volatile __u32 inf_mask = 0;
@@ -80,7 +65,7 @@ const volatile __u32 inf_mask = 0;
 /* Home slot: multiplicative hashing spreads the slab-aligned addresses. */
 static __always_inline __u32 inf_home(__u64 key)
 {
-	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32) & inf_mask;
+	return uc_inf_home(key, inf_mask);
 }
 
 /* The slot holding @key, or -1 if it is not in flight. Global, like the

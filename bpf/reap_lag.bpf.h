@@ -44,7 +44,7 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 	/* Seen at a call into liburing: that call is where the program came
 	 * back for its completions. */
 	stack = at_call ? capture_stack(ri->session, ri->tgid) : 0;
-	e = ev_reserve(ri->session, sizeof(*e));
+	e = ev_reserve(ri->session, sizeof(*e), UC_EV_REAP_LAG);
 	if (!e)
 		return;
 	fill_hdr(&e->hdr, UC_EV_REAP_LAG, ri->tgid);

@@ -126,7 +126,7 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	len = cfg->stack_bytes;
 	/* Copied straight into the ring buffer: one copy, at the price of
 	 * reserving the largest record (user space reads only len bytes). */
-	st = ev_reserve(sid, sizeof(*st));
+	st = ev_reserve(sid, sizeof(*st), UC_EV_STACK);
 	if (!st)
 		return 0;
 	fill_hdr(&st->hdr, UC_EV_STACK, tgid);

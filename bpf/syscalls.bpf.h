@@ -224,7 +224,7 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	/* Only a failed exec returns here in the process that made it. */
 	if ((id == UC_NR_EXECVE || id == UC_NR_EXECVEAT) && (ret >= 0 || !t->used_uring))
 		return 0;
-	e = ev_reserve(t->session, sizeof(*e));
+	e = ev_reserve(t->session, sizeof(*e), UC_EV_CALL_RET);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_CALL_RET, tgid);
@@ -245,7 +245,7 @@ int BPF_PROG(uc_register, void *ring, unsigned int opcode, unsigned int nr_files
 
 	if (!(t = current_tracked(&tgid)))
 		return 0;
-	e = ev_reserve(t->session, sizeof(*e));
+	e = ev_reserve(t->session, sizeof(*e), UC_EV_REGISTER);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_REGISTER, tgid);

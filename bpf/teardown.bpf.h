@@ -255,7 +255,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 	 * (through the inflight table), but it no longer has CQEs to judge. */
 	if (ring)
 		bpf_map_delete_elem(&rings, &ring);
-	e = ev_reserve(sid, sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e), UC_EV_TEARDOWN);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_TEARDOWN, tgid);

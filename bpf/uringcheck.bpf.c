@@ -206,10 +206,12 @@ static __always_inline void *session_rb(__u32 sid)
 	return bpf_map_lookup_elem(&session_events, &sid);
 }
 
+#include "losses.bpf.h"
+
 /* No buffer: the session's instance has left (its processes' late ends
  * have no one to go to), nothing is counted against the slot's next
  * owner. A full buffer is counted. */
-static __always_inline void *ev_reserve(__u32 sid, __u64 size)
+static __always_inline void *ev_reserve(__u32 sid, __u64 size, __u32 type)
 {
 	void *rb = session_rb(sid), *e;
 
@@ -217,7 +219,7 @@ static __always_inline void *ev_reserve(__u32 sid, __u64 size)
 		return NULL;
 	e = bpf_ringbuf_reserve(rb, size, 0);
 	if (!e)
-		stat_inc(sid, UC_STAT_RINGBUF_LOST);
+		note_loss(sid, type);
 	return e;
 }
 
@@ -254,13 +256,19 @@ static __always_inline void ev_submit(__u32 sid, void *e)
 	bpf_ringbuf_submit(e, wakeup_flags(sid));
 }
 
-/* A record assembled elsewhere (a per-CPU scratch buffer), copied in. */
-static __always_inline void ev_output(__u32 sid, void *data, __u64 size)
+/* A record assembled elsewhere (a per-CPU scratch buffer), copied in;
+ * false if it was lost. */
+static __always_inline bool ev_output(__u32 sid, void *data, __u64 size)
 {
 	void *rb = session_rb(sid);
 
-	if (rb && bpf_ringbuf_output(rb, data, size, wakeup_flags(sid)))
-		stat_inc(sid, UC_STAT_RINGBUF_LOST);
+	if (!rb)
+		return false;
+	if (bpf_ringbuf_output(rb, data, size, wakeup_flags(sid))) {
+		note_loss(sid, ((struct uc_hdr *)data)->type);
+		return false;
+	}
+	return true;
 }
 
 /* A header stamped with a clock time the caller already read: on the
@@ -361,7 +369,7 @@ int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 		stat_inc(ct.session, UC_STAT_PROCS_FULL);
 		return 0;
 	}
-	e = ev_reserve(ct.session, sizeof(*e));
+	e = ev_reserve(ct.session, sizeof(*e), UC_EV_FORK);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_FORK, ctgid);
@@ -382,7 +390,7 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	sid = t->session;
 	bpf_map_delete_elem(&maps_sent, &tgid);	/* a new image */
-	e = ev_reserve(sid, sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e), UC_EV_EXEC);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_EXEC, tgid);
@@ -417,7 +425,7 @@ static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_map_delete_elem(&maps_sent, &tgid);
 	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
-	e = ev_reserve(sid, sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e), UC_EV_EXIT);
 	if (!e)
 		return 0;
 	fill_hdr(&e->hdr, UC_EV_EXIT, tgid);
@@ -461,7 +469,7 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 		ri->tgid = tgid;
 		ri->session = sid;
 	}
-	e = ev_reserve(sid, sizeof(*e));
+	e = ev_reserve(sid, sizeof(*e), UC_EV_RING_CREATE);
 	if (!e)
 		return;
 	fill_hdr(&e->hdr, UC_EV_RING_CREATE, tgid);
@@ -553,6 +561,8 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 {
 	struct inflight_val *v = inf_val(slot);
 	struct uc_done *e;
+	void *rb;
+	__u64 pos;
 
 	if (!v)
 		return false;
@@ -571,9 +581,17 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 		ring_add(copy->ctx, copy->flags);
 	if (!(copy->flags & INF_REPORTED))
 		return true;
-	e = ev_reserve(copy->session, sizeof(*e));
-	if (!e)
+	rb = session_rb(copy->session);
+	if (!rb)
 		return true;
+	/* Where the buffer stands before the record is tried: if it does not
+	 * fit, the end is kept in lost_ends at this position. */
+	pos = bpf_ringbuf_query(rb, BPF_RB_PROD_POS);
+	e = bpf_ringbuf_reserve(rb, sizeof(*e), 0);
+	if (!e) {
+		note_lost_end(copy->session, copy->seq, pos);
+		return true;
+	}
 	/* Nothing is timed from an end, and a clock read is a measurable
 	 * share of this path: ends are not stamped (hdr.ts 0). */
 	fill_hdr_at(&e->hdr, UC_EV_DONE, 0, 0);
@@ -585,6 +603,21 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 	e->pad = 0;
 	ev_submit(copy->session, e);
 	return true;
+}
+
+/*
+ * The submission record of request @seq was lost: user space never knew
+ * it, so its end is not worth sending, nor keeping when that is lost too.
+ * (The request is not issued before its submission hook returns, so it
+ * cannot have ended meanwhile.) Only on the loss path.
+ */
+static __noinline void unreport(__u64 key, __u64 seq)
+{
+	int slot = inf_find(key);
+	struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+
+	if (v && v->seq == seq)
+		v->flags &= ~INF_REPORTED;
 }
 
 struct chain_walk {
@@ -784,7 +817,7 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
 	n = w->nr - first;
 	if (n > UC_CHUNK_RANGES)
 		n = UC_CHUNK_RANGES;
-	e = ev_reserve(w->session, sizeof(*e));
+	e = ev_reserve(w->session, sizeof(*e), UC_EV_RANGES);
 	if (!e) {
 		w->sent = first;
 		return 1;
@@ -1210,7 +1243,8 @@ static __always_inline int on_submit(struct io_kiocb *req)
 			nr_inline = UC_INLINE_RANGES;
 		size = offsetof(struct uc_submit, ranges) +
 		       nr_inline * sizeof(struct uc_range);
-		ev_output(sid, s, size);
+		if (!ev_output(sid, s, size))
+			unreport(key, v.seq);
 	}
 	return 0;
 }

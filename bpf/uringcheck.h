@@ -60,7 +60,9 @@ enum uc_event_type {
 	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
 	UC_EV_STACK,		/* user registers + stack copy, by id */
 	UC_EV_MAPPING,		/* a file mapping of a process (for stacks) */
+	UC_EV__END,
 };
+#define UC_EV_TYPES		32	/* UC_EV_* fit below this */
 
 /* Largest user-stack copy (see docs/stacks.md); --stack-size picks less. */
 #define UC_STACK_BYTES		8192
@@ -128,6 +130,68 @@ enum uc_stat {
 	UC_STAT_OVERFLOW_UNMATCHED, /* overflowed CQEs not matched to their
 				 * request at once (found at teardown) */
 	UC_STAT__COUNT,
+};
+
+/*
+ * Per session, what its event buffer could not take (the "session_losses"
+ * array, mapped by user space: read without a system call).
+ *
+ * A lost record is not a lost fact when the fact is the end of a request
+ * user space holds in flight: that end is written to the "lost_ends"
+ * table instead (key: struct uc_lost_end_key, value: the buffer's
+ * producer position just before the record was tried), which user space
+ * drains. A finding whose in-flight request ended at a position before
+ * the finding's record is then known false, and one whose request is
+ * not there is known true. What could still make a request look in
+ * flight when it is not (an end the table had no room for, a lost exit,
+ * exec, ring creation or registration) counts in "doubt": a finding
+ * whose evidence spans a change of it is confirmed against the in-flight
+ * table itself, or withheld.
+ */
+struct uc_session_losses {
+	__u64 events;		/* records lost, every type */
+	__u64 ends_recorded;	/* lost DONE records written to lost_ends */
+	__u64 doubt;		/* losses that may hide an end (see above) */
+	__u64 by_type[UC_EV_TYPES];	/* records lost, by UC_EV_* */
+};
+
+struct uc_lost_end_key {
+	__u64 seq;
+	__u32 session;
+	__u32 pad;
+};
+
+/*
+ * The in-flight table (bpf/inflight.bpf.h): two arrays, keys (a request's
+ * struct io_kiocb address, 0: free) and values. User space maps both to
+ * confirm that a request is still in flight (checker/evidence.c).
+ */
+#define UC_INF_WINDOW	16		/* slots a key may live in from home */
+
+static inline __u32 uc_inf_home(__u64 key, __u32 mask)
+{
+	/* multiplicative hashing spreads the slab-aligned addresses */
+	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
+
+struct uc_inflight {
+	__u64 seq;
+	__u64 ctx;
+	__u64 user_data;
+	__u64 ts;			/* submitted */
+	__u32 tgid, tid;		/* submitter */
+	__u32 flags;			/* INF_* */
+	__u8 opcode;
+	__u8 session;			/* the submitter's session */
+	__u8 pad[2];
+	__u64 stack_id;			/* submission stack, 0: none */
+	__u32 owner;			/* ... and the instance holding it then */
+	/* The link-chain member before it (slot + 1, 0: none) and that
+	 * member's seq: a request ends only after the one before it in its
+	 * chain, so its end is also theirs (how a CQE-skipping member that
+	 * finished silently is known to have finished). */
+	__u32 prev_slot;
+	__u64 prev_seq;
 };
 
 struct uc_range {

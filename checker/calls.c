@@ -40,6 +40,8 @@ struct pending_call {
 	struct uc_request_desc *hits;	/* copies: requests may end meanwhile */
 	uint64_t *hit_ctx;
 	uint32_t nhits, cap;
+	uint64_t withheld;		/* hits events lost could explain */
+	bool spans_loss;		/* ... and confirmed hits among them */
 };
 
 static void add_hit(struct uc_tracker *t, struct pending_call *pc,
@@ -83,10 +85,16 @@ static void unmap_hit(struct itree_node *n, void *arg)
 	struct unmap_scan *s = arg;
 	struct pending_call *pc = s->pc;
 	const struct uc_request *r = n->owner;
+	bool spans_loss;
 
 	if (r == s->last)
 		return;
 	s->last = r;
+	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+		pc->withheld++;
+		return;
+	}
+	pc->spans_loss |= spans_loss;
 	/* Keep the overlapping piece of this range as the description. */
 	if (pc->nhits == pc->cap) {
 		pc->cap = pc->cap ? pc->cap * 2 : 8;
@@ -110,6 +118,7 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
 	len = (len + PAGE - 1) & ~(PAGE - 1);
 	pc->start = addr;
 	pc->end = addr + len < addr ? UINT64_MAX : addr + len;
+	evidence_refresh(t);
 	if (as && pc->end > pc->start)
 		itree_query(&as->ranges, pc->start, pc->end, unmap_hit, &s);
 }
@@ -134,6 +143,7 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 	} else if (ret != 0) {
 		return;
 	}
+	report_withheld(t->report, UC_KIND_MUNMAP_INFLIGHT, pc->withheld);
 
 	for (uint32_t i = 0; i < pc->nhits; i++) {
 		struct uc_unmap_finding f = {
@@ -141,6 +151,7 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 			.call_start = start, .call_end = end, .advice = c->args[2],
 			.call_stack_id = c->stack_id,
 			.req = pc->hits[i],
+			.spans_loss = pc->spans_loss,
 		};
 
 		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
@@ -165,11 +176,17 @@ static void index_hit(uint64_t seq, void *val, void *arg)
 {
 	struct index_scan *s = arg;
 	const struct uc_request *r = val;
+	bool spans_loss;
 
 	(void)seq;
 	if (r->sub.hdr.tgid != s->tgid || !(r->sub.flags & UC_SUB_FIXED_BUF) ||
 	    r->sub.buf_index < s->lo || r->sub.buf_index >= s->hi)
 		return;
+	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+		s->pc->withheld++;
+		return;
+	}
+	s->pc->spans_loss |= spans_loss;
 	add_hit(s->t, s->pc, r);
 }
 
@@ -200,6 +217,7 @@ static void register_enter(struct uc_tracker *t, struct pending_call *pc)
 	} else {
 		return;
 	}
+	evidence_refresh(t);
 	u64map_each(&t->requests, index_hit, &s);
 }
 
@@ -229,6 +247,7 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 
 	if (reg->ret < 0)
 		return;
+	report_withheld(t->report, UC_KIND_BUFREG_LIFETIME, pc->withheld);
 	/* Judge first (against the table as it was), then update it. */
 	if (op == REG_UNREGISTER_BUFFERS || op == REG_BUFFERS_UPDATE) {
 		/* One finding per index, listing its live requests. */
@@ -239,6 +258,7 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 				.index = pc->hits[i].buf_index,
 				.call_stack_id = c->stack_id,
 				.reg_stack_id = ring->reg_stack_id,
+				.spans_loss = pc->spans_loss,
 			};
 			bool first = true;
 

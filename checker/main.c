@@ -134,7 +134,8 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 		[UC_STAT_DONES] = "requests_finished",
 		[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
 	};
-	struct uc_json_counter c[UC_STAT__COUNT + 3];
+	struct uc_json_counter c[UC_STAT__COUNT + 3 + UC_EV_TYPES + 3];
+	char lost_names[UC_EV_TYPES + 3][40];
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 	FILE *f = open_log(pattern, pid);
@@ -148,6 +149,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 	c[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
 	c[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
 	c[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
+	n += evidence_json_counters(t, c + n, UC_EV_TYPES + 3, lost_names);
 	report_write_json(rep, f, UC_VERSION, pid, argv, status, c, n);
 	fclose(f);
 }
@@ -158,11 +160,15 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 {
 	uint64_t c[UC_STAT__COUNT];
 
+	char what[512];
+
 	session_counters(s, c);
+	evidence_loss_text(t, what, sizeof(what));
 	for (int i = 0; i < UC_STAT__COUNT; i++)
 		if (stat_names[i] && c[i])
-			report_warning(rep, pid, "%llu %s", (unsigned long long)c[i],
-				       stat_names[i]);
+			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)c[i],
+				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
+				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
 	if (t->ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
 			       (unsigned long long)t->ranges_missing);
@@ -311,6 +317,7 @@ int main(int argc, char **argv)
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
 	if (session_start(&sess, &opt, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
+	tracker.ev.sess = &sess;	/* judge against its kernel side */
 
 	if (opt.liburing_uprobes) {
 		if (!opt.reap_lag_ms)

@@ -51,6 +51,7 @@ static void on_hit(struct itree_node *n, void *arg)
 	struct overlap_scan *s = arg;
 	const struct uc_request *h = n->owner, *r = s->r;
 	struct uc_overlap_finding f;
+	bool spans_loss;
 
 	if (h == r)
 		return;
@@ -62,6 +63,11 @@ static void on_hit(struct itree_node *n, void *arg)
 		return;
 	if (s->nseen < sizeof(s->seen) / sizeof(s->seen[0]))
 		s->seen[s->nseen++] = h;
+	/* Events lost since h was submitted may hide its end. */
+	if (evidence_judge(s->t, h, &spans_loss) == UC_WITHHELD) {
+		report_withheld(s->t->report, UC_KIND_OVERLAP, 1);
+		return;
+	}
 
 	memset(&f, 0, sizeof(f));
 	f.tgid = r->as->tgid;
@@ -69,6 +75,7 @@ static void on_hit(struct itree_node *n, void *arg)
 	f.end = n->end < s->qend ? n->end : s->qend;
 	describe_request(&f.inflight, h, n->start, n->end);
 	describe_request(&f.incoming, r, s->qstart, s->qend);
+	f.spans_loss = spans_loss;
 	{
 		uint64_t a = stacks_site_key(&s->t->stacks, h->sub.stack_id);
 		uint64_t b = stacks_site_key(&s->t->stacks, r->sub.stack_id);

@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -241,6 +242,96 @@ static int reuse_buffer(int outer, uint32_t slot, uint32_t bytes)
 	return fd;
 }
 
+static void *map_shared(int fd, size_t len, int prot)
+{
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static size_t page_round(size_t n)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+/*
+ * What checker/evidence.c reads to judge findings when events were lost,
+ * mapped once: the event buffer's consumer position (the position of the
+ * record being read), this session's loss counters, and the in-flight
+ * table. Stale lost ends of the slot's previous owner are discarded.
+ */
+static int session_map_truth(struct uc_session *s)
+{
+	struct uringcheck_bpf *skel = s->skel;
+	size_t slots = bpf_map__max_entries(skel->maps.inf_keys);
+
+	s->consumer_pos = map_shared(s->events_fd, page_round(1), PROT_READ);
+	s->losses_len = page_round(UC_MAX_SESSIONS * sizeof(struct uc_session_losses));
+	s->losses_all = map_shared(bpf_map__fd(skel->maps.session_losses), s->losses_len,
+				   PROT_READ | PROT_WRITE);
+	s->inf_len[0] = page_round(slots * sizeof(uint64_t));
+	s->inf_len[1] = page_round(slots * sizeof(struct uc_inflight));
+	s->inf_keys = map_shared(bpf_map__fd(skel->maps.inf_keys), s->inf_len[0], PROT_READ);
+	s->inf_vals = map_shared(bpf_map__fd(skel->maps.inf_vals), s->inf_len[1], PROT_READ);
+	s->inf_mask = slots - 1;
+	if (!s->consumer_pos || !s->losses_all || !s->inf_keys || !s->inf_vals)
+		return -1;
+	s->losses = &s->losses_all[s->slot];
+	memset(s->losses_all + s->slot, 0, sizeof(*s->losses));
+	session_take_lost_ends(s, NULL, NULL);
+	return 0;
+}
+
+uint64_t session_record_pos(const struct uc_session *s)
+{
+	return __atomic_load_n(s->consumer_pos, __ATOMIC_ACQUIRE);
+}
+
+int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg)
+{
+	int fd = bpf_map__fd(s->skel->maps.lost_ends);
+	struct uc_lost_end_key key, next, *mine = NULL;
+	size_t n = 0, cap = 0;
+	void *prev = NULL;
+	uint64_t pos;
+
+	/* Keys first (deleting while walking would restart the walk). */
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.session != (uint32_t)s->slot)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			mine = realloc(mine, cap * sizeof(*mine));
+			if (!mine)
+				return -1;
+		}
+		mine[n++] = key;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!bpf_map_lookup_and_delete_elem(fd, &mine[i], &pos) && fn)
+			fn(arg, mine[i].seq, pos);
+	free(mine);
+	return (int)n;
+}
+
+bool session_in_flight(const struct uc_session *s, uint64_t req, uint64_t seq)
+{
+	uint32_t home = uc_inf_home(req, s->inf_mask);
+
+	for (uint32_t i = 0; i < UC_INF_WINDOW; i++) {
+		uint32_t idx = (home + i) & s->inf_mask;
+
+		if (__atomic_load_n(&s->inf_keys[idx], __ATOMIC_ACQUIRE) == req &&
+		    s->inf_vals[idx].seq == seq)
+			return true;
+	}
+	return false;
+}
+
 /* This session's own event buffer, in its slot. */
 static int session_buffer(struct uc_session *s, long mib)
 {
@@ -263,7 +354,7 @@ static int session_buffer(struct uc_session *s, long mib)
 		s->sleeping = NULL;
 		return -1;
 	}
-	return 0;
+	return session_map_truth(s);
 }
 
 /*
@@ -306,6 +397,9 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
+	/* A lost end is kept only for a request user space was told of, so
+	 * at most the in-flight table's worth are ever waiting there. */
+	bpf_map__set_max_entries(skel->maps.lost_ends, slots);
 	skel->rodata->inf_mask = slots - 1;
 	need_load = join ? reuse_shared(s, o) : 1;
 	if (need_load < 0)
@@ -511,6 +605,19 @@ void session_stop(struct uc_session *s)
 		session_leave(s);
 	if (s->sleeping)
 		munmap(s->sleeping, s->sleeping_len);
+	if (s->consumer_pos)
+		munmap((void *)s->consumer_pos, page_round(1));
+	if (s->losses_all)
+		munmap(s->losses_all, s->losses_len);
+	if (s->inf_keys)
+		munmap((void *)s->inf_keys, s->inf_len[0]);
+	if (s->inf_vals)
+		munmap((void *)s->inf_vals, s->inf_len[1]);
+	s->consumer_pos = NULL;
+	s->losses_all = NULL;
+	s->losses = NULL;
+	s->inf_keys = NULL;
+	s->inf_vals = NULL;
 	if (s->events_fd >= 0)
 		close(s->events_fd);
 	/* Our links and maps: the programs detach when no instance holds

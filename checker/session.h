@@ -43,6 +43,14 @@ struct uc_session {
 	uint64_t *sleeping;		/* reader_sleeping, mapped */
 	size_t sleeping_len;
 	bool discarding;		/* draining a reused buffer's leftovers */
+	/* mapped for checker/evidence.c (session_map_truth) */
+	const unsigned long *consumer_pos;	/* the event buffer's */
+	struct uc_session_losses *losses_all, *losses;	/* all, this slot's */
+	size_t losses_len;
+	const uint64_t *inf_keys;		/* the in-flight table */
+	const struct uc_inflight *inf_vals;
+	uint32_t inf_mask;
+	size_t inf_len[2];
 };
 
 /* Returns 0, or -1 after printing a one-line reason (an unsupported
@@ -56,6 +64,16 @@ int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);
 int session_sleep_begins(struct uc_session *s);
+/* The position in the event buffer of the record being delivered. */
+uint64_t session_record_pos(const struct uc_session *s);
+/* Takes this session's entries out of the lost-ends table (requests
+ * whose end record was lost, bpf/losses.bpf.h): @fn gets each request's
+ * seq and the buffer position of its end. Returns how many. */
+typedef void (*uc_lost_end_fn)(void *arg, uint64_t seq, uint64_t pos);
+int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg);
+/* Is request @seq (struct io_kiocb @req) in the kernel's in-flight table
+ * now? */
+bool session_in_flight(const struct uc_session *s, uint64_t req, uint64_t seq);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
 /*

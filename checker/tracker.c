@@ -26,6 +26,7 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->teardowns);
 	u64map_init(&t->pending_execs);
 	t->report = report;
+	evidence_init(&t->ev, NULL);
 	stacks_init(&t->stacks);
 	report->print_stack = stacks_print;
 	report->stack_frames = stacks_frames;
@@ -90,7 +91,7 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 }
 
 /* Forget a request: it left flight (or never held memory). */
-static void request_drop(struct uc_tracker *t, struct uc_request *r)
+void tracker_drop_request(struct uc_tracker *t, struct uc_request *r)
 {
 	u64map_del(&t->requests, r->sub.seq);
 	if ((uintptr_t)u64map_get(&t->by_req, r->sub.req) == r->sub.seq)
@@ -133,7 +134,7 @@ static void on_process_exit(struct uc_tracker *t, uint32_t tgid)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < g.n; i++)
 			if (!g.list[i]->nr_nodes == !pass)
-				request_drop(t, g.list[i]);
+				tracker_drop_request(t, g.list[i]);
 	free(g.list);
 	if (as && u64map_del(&t->aspaces, tgid))
 		aspace_maybe_free(t, as);
@@ -199,7 +200,7 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 			   u64map_get(&t->by_req, s->req));
 	if (stale && stale->sub.req == s->req) {
 		t->missed_ends++;
-		request_drop(t, stale);
+		tracker_drop_request(t, stale);
 	}
 	if (!r->nr_nodes) {
 		/* Nothing to remember (a drain barrier, a provided-buffer
@@ -207,6 +208,9 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		request_free(t, r);
 		return;
 	}
+	/* Ends lost before this record are applied before judging it. */
+	evidence_refresh(t);
+	evidence_mark(t, r);
 	u64map_put(&t->requests, s->seq, r);
 	/* A zero-copy send's request may be recycled while its notification
 	 * still holds the buffer, so its address identifies nothing. */
@@ -254,7 +258,7 @@ static void on_done(struct uc_tracker *t, const struct uc_done *d)
 	struct uc_request *r = u64map_get(&t->requests, d->seq);
 
 	if (r)
-		request_drop(t, r);
+		tracker_drop_request(t, r);
 }
 
 static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
@@ -316,6 +320,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	const struct uc_hdr *h = data;
 
 	t->events++;
+	evidence_on_record(t);
 	if (size < sizeof(*h))
 		goto bad;
 	switch (h->type) {
@@ -462,6 +467,7 @@ void tracker_free(struct uc_tracker *t)
 	/* Address spaces replaced by exec and still draining are leaked
 	 * here on purpose: the process is about to exit. */
 	u64map_each(&t->aspaces, free_cb, NULL);
+	evidence_free(&t->ev);
 	u64map_free(&t->requests);
 	u64map_free(&t->by_req);
 	u64map_free(&t->rings);

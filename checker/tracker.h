@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evidence.h"
 #include "interval_tree.h"
 #include "stacks.h"
 #include "u64map.h"
@@ -59,6 +60,7 @@ struct uc_request {
 	struct uc_aspace *as;
 	struct uc_ring *ring;
 	uint64_t drain_epoch;
+	uint64_t loss_mark, doubt_mark;	/* evidence.c, at its submission */
 };
 
 struct uc_tracker {
@@ -74,6 +76,7 @@ struct uc_tracker {
 	struct uc_report *report;
 	struct uc_stacks stacks;
 	uint64_t reap_lag_ns;		/* threshold, for the report */
+	struct uc_evidence ev;		/* the kernel's truth, when lossy */
 
 	/* anomalies, printed at exit when non-zero */
 	uint64_t events;
@@ -89,6 +92,9 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report);
 void tracker_free(struct uc_tracker *t);
 /* Consumes one ring-buffer record. */
 void tracker_event(struct uc_tracker *t, const void *data, size_t size);
+
+/* Forget a request that left flight (evidence.c: its end was lost). */
+void tracker_drop_request(struct uc_tracker *t, struct uc_request *r);
 
 /* Shared with calls.c and teardown.c */
 struct uc_ring *tracker_ring(struct uc_tracker *t, uint64_t ctx, uint32_t tgid);

@@ -244,7 +244,7 @@ static void json_request(FILE *j, const struct uc_request_desc *d)
 
 /* Opens a finding object; the caller adds ,"evidence":{..},"stacks":[..]. */
 static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summary,
-		       uint32_t pid, char **buf, size_t *len)
+		       uint32_t pid, bool spans_loss, char **buf, size_t *len)
 {
 	FILE *j = open_memstream(buf, len);
 
@@ -257,6 +257,7 @@ static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summar
 	fprintf(j, ",\"severity\":\"%s\",\"pid\":%u,\"headline\":",
 		rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning", pid);
 	json_str(j, summary);
+	fprintf(j, ",\"evidence_spans_loss\":%s", spans_loss ? "true" : "false");
 	return j;
 }
 
@@ -275,6 +276,20 @@ static void json_close(struct uc_report *rep, FILE *j, enum uc_kind k,
 static const char *level(const struct uc_report *rep, enum uc_kind k)
 {
 	return rep->fail_on & UC_KIND_BIT(k) ? "ERROR" : "WARNING";
+}
+
+void report_withheld(struct uc_report *rep, enum uc_kind k, uint64_t n)
+{
+	if (rep->enabled & UC_KIND_BIT(k))
+		rep->withheld[k] += n;
+}
+
+/* A confirmed finding whose window saw lost events says how it stands. */
+static void print_spans_loss(struct uc_report *rep, bool spans_loss)
+{
+	if (spans_loss)
+		fprintf(rep->out, "  Events were lost while this was in flight; the kernel "
+			"side's records confirm it\n  (docs/lost-events.md).\n");
 }
 
 uint64_t report_total(const struct uc_report *rep)
@@ -345,7 +360,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
-		FILE *j = json_open(rep, UC_KIND_OVERLAP, sum, f->tgid, &buf, &len);
+		FILE *j = json_open(rep, UC_KIND_OVERLAP, sum, f->tgid, f->spans_loss, &buf, &len);
 
 		if (j) {
 			fputs(",\"evidence\":{\"request\":", j);
@@ -394,6 +409,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 						    : uc_opcode_name(b->opcode, bb),
 			a->direction == UC_DIR_SINK ? uc_opcode_name(b->opcode, bb)
 						    : uc_opcode_name(a->opcode, ba));
+	print_spans_loss(rep, f->spans_loss);
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	gen_suppression(rep, UC_KIND_OVERLAP, b->stack_id);
 	fflush(o);
@@ -413,7 +429,7 @@ void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)
 
 void report_summary(struct uc_report *rep, uint32_t pid)
 {
-	uint64_t total = report_total(rep), nsupp = 0;
+	uint64_t total = report_total(rep), nsupp = 0, nwithheld = 0;
 
 	for (int k = 0; k < UC_KIND__COUNT; k++)
 		nsupp += rep->suppressed[k];
@@ -421,6 +437,19 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 		fprintf(rep->out, "==%u==uringcheck: %llu finding%s suppressed\n", pid,
 			(unsigned long long)nsupp, nsupp == 1 ? "" : "s");
 		supp_print_used(&rep->supp, rep->out, pid);
+	}
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		nwithheld += rep->withheld[k];
+	if (nwithheld) {
+		fprintf(rep->out, "==%u==uringcheck: %llu finding%s withheld:", pid,
+			(unsigned long long)nwithheld, nwithheld == 1 ? "" : "s");
+		for (int k = 0; k < UC_KIND__COUNT; k++)
+			if (rep->withheld[k])
+				fprintf(rep->out, " %s %llu", uc_kind_name(k),
+					(unsigned long long)rep->withheld[k]);
+		fprintf(rep->out, "\n==%u==uringcheck: (events were lost, and the "
+			"kernel side could not confirm that their requests were still "
+			"in flight: not errors; docs/lost-events.md)\n", pid);
 	}
 	if (!total)
 		return;
@@ -478,7 +507,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
-		FILE *j = json_open(rep, UC_KIND_BUFREG_LIFETIME, sum, f->tgid, &buf, &len);
+		FILE *j = json_open(rep, UC_KIND_BUFREG_LIFETIME, sum, f->tgid, f->spans_loss, &buf, &len);
 
 		if (j) {
 			fprintf(j, ",\"evidence\":{\"call\":\"%s\",\"ring_fd\":%d,"
@@ -538,6 +567,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	fprintf(o, "  The kernel keeps the old pages pinned, so the call succeeds, "
 		"but these requests still access the old memory after the program "
 		"let it go.\n");
+	print_spans_loss(rep, f->spans_loss);
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	gen_suppression(rep, UC_KIND_BUFREG_LIFETIME, f->call_stack_id);
 	fflush(o);
@@ -574,7 +604,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
-		FILE *j = json_open(rep, UC_KIND_MUNMAP_INFLIGHT, sum, f->tgid, &buf, &len);
+		FILE *j = json_open(rep, UC_KIND_MUNMAP_INFLIGHT, sum, f->tgid, f->spans_loss, &buf, &len);
 
 		if (j) {
 			fputs(",\"evidence\":{\"call\":", j);
@@ -621,6 +651,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	else
 		fprintf(o, "  The kernel may load from memory the program has "
 			"released: what it sends is undefined.\n");
+	print_spans_loss(rep, f->spans_loss);
 	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
 	gen_suppression(rep, UC_KIND_MUNMAP_INFLIGHT, f->call_stack_id);
 	fflush(o);
@@ -677,7 +708,7 @@ static void json_left(struct uc_report *rep, const struct uc_left_finding *f,
 {
 	char *buf, b[16];
 	size_t len;
-	FILE *j = json_open(rep, UC_KIND_LEFT_IN_FLIGHT, sum, f->tgid, &buf, &len);
+	FILE *j = json_open(rep, UC_KIND_LEFT_IN_FLIGHT, sum, f->tgid, false, &buf, &len);
 
 	if (!j)
 		return;
@@ -831,7 +862,7 @@ void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_findi
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
-		FILE *j = json_open(rep, UC_KIND_DROPPED, sum, f->tgid, &buf, &len);
+		FILE *j = json_open(rep, UC_KIND_DROPPED, sum, f->tgid, false, &buf, &len);
 
 		if (j) {
 			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"sq_dropped\":%u,"
@@ -873,7 +904,7 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 	if (rep->want_json) {
 		char *buf;
 		size_t len;
-		FILE *j = json_open(rep, UC_KIND_REAP_LAG, sum, f->tgid, &buf, &len);
+		FILE *j = json_open(rep, UC_KIND_REAP_LAG, sum, f->tgid, false, &buf, &len);
 
 		if (j) {
 			fprintf(j, ",\"evidence\":{\"ring_fd\":%d,\"user_data\":",
@@ -938,6 +969,10 @@ void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 	for (int k = 0; k < UC_KIND__COUNT; k++)
 		fprintf(out, "%s\"%s\":%llu", k ? "," : "", uc_kind_name(k),
 			(unsigned long long)rep->suppressed[k]);
+	fputs("},\"withheld\":{", out);
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", uc_kind_name(k),
+			(unsigned long long)rep->withheld[k]);
 	fprintf(out, "},\"repeats\":%llu,\"counters\":{",
 		(unsigned long long)rep->repeats);
 	for (int i = 0; i < nc; i++) {
@@ -1123,5 +1158,10 @@ void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
 		fprintf(out, "%s\n%s,\"properties\":{\"count\":%llu}}", i ? "," : "",
 			f->text, (unsigned long long)(n ? n : 1));
 	}
-	fputs("\n]}]}\n", out);
+	/* Findings events lost could explain: counted, never results. */
+	fputs("\n],\"properties\":{\"withheld\":{", out);
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", uc_kind_name(k),
+			(unsigned long long)rep->withheld[k]);
+	fputs("}}}]}\n", out);
 }

@@ -66,6 +66,7 @@ struct uc_overlap_finding {
 	uint64_t start, end;		/* shared bytes */
 	struct uc_request_desc inflight;	/* submitted first */
 	struct uc_request_desc incoming;	/* submitted second */
+	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
@@ -81,6 +82,7 @@ struct uc_bufreg_finding {
 	uint64_t reg_stack_id;		/* where the buffer was registered */
 	uint32_t nr_live;
 	struct uc_request_desc live[UC_MAX_LIVE_SHOWN];
+	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
@@ -93,6 +95,7 @@ struct uc_unmap_finding {
 	uint64_t advice;		/* madvise */
 	uint64_t call_stack_id;
 	struct uc_request_desc req;	/* range: the whole request range */
+	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
@@ -178,6 +181,9 @@ struct uc_report {
 	int ncur;
 	char cur_headline[160];
 	uint64_t suppressed[UC_KIND__COUNT];
+	/* findings whose evidence events lost could explain: not reported,
+	 * never an error (checker/evidence.h) */
+	uint64_t withheld[UC_KIND__COUNT];
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	unsigned int enabled;		/* kinds reported at all (--hazards) */
@@ -201,6 +207,8 @@ void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);
 uint64_t report_total(const struct uc_report *rep);
+/* @n findings of kind @k could not be confirmed (events were lost). */
+void report_withheld(struct uc_report *rep, enum uc_kind k, uint64_t n);
 
 /* Run-level problems are never silent: one line each, "==PID==WARNING". */
 void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)

@@ -19,6 +19,8 @@
 #             then all of them again, eight at a time (cases in parallel)
 #   runner    exit status, signals, missing target, options, sudo identity,
 #             unperturbed environment, parallel instances
+#   loss      events lost under load (tiny buffer, stalled reader): no
+#             false error, real hazards still found
 #   examples  examples/*.c with their fixed twins
 #   fio       Debian's fio, io_uring engine, clean configurations
 #   bench     bench/run.sh --smoke: must run and print its table
@@ -27,7 +29,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-UC=./uringcheck
+UC=${UC:-./uringcheck}
 BIN=.output/tests
 EX=.output/examples
 TMP=$(mktemp -d /tmp/uringcheck-tests.XXXXXX)
@@ -730,6 +732,73 @@ if want "runner: unknown kind message"; then
 		pass "runner: unknown kind message lists the valid kinds"
 	else
 		fail "runner: unknown kind message" "unclear" "$TMP/k.err"
+	fi
+fi
+
+# --- loss ----------------------------------------------------------------------
+# Events lost under load must never become false errors (docs/lost-events.md):
+# forked writers with a tiny event buffer, and a reader stopped for a while
+# (SIGSTOP to uringcheck: the target runs on and the buffer overflows).
+LOSS=.output/loss/forked_randrw
+# loss_run NAME MODE STALL: runs the loss program; leaves $TMP/NAME.{err,json,rc}
+loss_run() {
+	local name=$1 mode=$2 stall=$3 pid
+	$UC --event-buffer=1 --json="$TMP/$name.json" "$LOSS" 2 300000 "$mode" \
+		>"$TMP/$name.err" 2>&1 &
+	pid=$!
+	if [ "$stall" = stall ]; then
+		# once the target runs (the checker has loaded and follows it)
+		for _ in $(seq 100); do pgrep -P $pid >/dev/null && break; sleep 0.05; done
+		sleep 0.05; kill -STOP $pid; sleep 0.4; kill -CONT $pid
+	fi
+	wait $pid
+	echo $? >"$TMP/$name.rc"
+}
+# json_num FILE KEY: a counter or summary value of a --json file
+json_num() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); s=d["summary"]
+print(s["counters"].get(sys.argv[2], s["findings"].get(sys.argv[2], 0)))' "$1" "$2" 2>/dev/null || echo -1
+}
+if want "loss: stalled reader, legal program"; then
+	loss_run lossa clean stall
+	ends=$(json_num "$TMP/lossa.json" events_lost_end)
+	if [ "$(cat "$TMP/lossa.rc")" = 0 ] && [ "$ends" -gt 0 ] && ! grep -q ERROR "$TMP/lossa.err"; then
+		pass "loss: stalled reader, legal program: no error ($ends ends lost, all accounted)"
+	else
+		fail "loss: stalled reader, legal program" "status $(cat "$TMP/lossa.rc"), $ends ends lost" "$TMP/lossa.err"
+	fi
+fi
+if want "loss: stalled reader, real overlap"; then
+	loss_run lossb hazard stall
+	n=$(json_num "$TMP/lossb.json" overlap)
+	spans=$(grep -c '"evidence_spans_loss":true' "$TMP/lossb.json")
+	if [ "$(cat "$TMP/lossb.rc")" = 66 ] && [ "$n" -ge 2 ] && [ "$spans" -ge 1 ] &&
+	   [ "$(json_num "$TMP/lossb.json" events_lost)" -gt 0 ]; then
+		pass "loss: stalled reader, real overlaps across and after the loss are found"
+	else
+		fail "loss: stalled reader, real overlap" "status $(cat "$TMP/lossb.rc"), $n overlaps, $spans spanning the loss" "$TMP/lossb.err"
+	fi
+fi
+if want "loss: stalled reader, munmap after reaping"; then
+	loss_run lossc munmap stall
+	if [ "$(cat "$TMP/lossc.rc")" = 0 ] && ! grep -q ERROR "$TMP/lossc.err" &&
+	   [ "$(json_num "$TMP/lossc.json" events_lost)" -gt 0 ]; then
+		pass "loss: stalled reader, munmap after reaping: no error"
+	else
+		fail "loss: stalled reader, munmap" "status $(cat "$TMP/lossc.rc")" "$TMP/lossc.err"
+	fi
+fi
+if want "loss: tiny buffer, forked writers"; then
+	bad=0
+	for i in 1 2 3; do
+		loss_run lossd$i clean nostall
+		[ "$(cat "$TMP/lossd$i.rc")" = 0 ] && ! grep -q ERROR "$TMP/lossd$i.err" || bad=$i
+	done
+	if [ $bad = 0 ]; then
+		pass "loss: tiny buffer, forked writers: no error in 3 runs"
+	else
+		fail "loss: tiny buffer, forked writers" "run $bad" "$TMP/lossd$bad.err"
 	fi
 fi
 

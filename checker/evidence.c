@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Judging against the kernel's truth when events were lost: evidence.h. */
+#include "evidence.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "session.h"
+#include "tracker.h"
+#include "xalloc.h"
+#include "../reports/report.h"
+
+/* Drain the kernel's table at most this often while it keeps growing
+ * (each drain is a few system calls); always before a judgement. */
+#define DRAIN_EVERY	256
+
+void evidence_init(struct uc_evidence *ev, struct uc_session *sess)
+{
+	*ev = (struct uc_evidence){ .sess = sess };
+	u64map_init(&ev->lost);
+}
+
+static void free_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
+
+void evidence_free(struct uc_evidence *ev)
+{
+	u64map_each(&ev->lost, free_cb, NULL);
+	u64map_free(&ev->lost);
+	free(ev->due);
+}
+
+/* ---- the due ends, a min-heap by position ------------------------------ */
+
+static void heap_push(struct uc_evidence *ev, struct uc_lost_end *e)
+{
+	size_t i;
+
+	if (ev->ndue == ev->cap) {
+		ev->cap = ev->cap ? 2 * ev->cap : 64;
+		ev->due = xrealloc(ev->due, ev->cap * sizeof(*ev->due));
+	}
+	for (i = ev->ndue++; i && ev->due[(i - 1) / 2]->pos > e->pos; i = (i - 1) / 2)
+		ev->due[i] = ev->due[(i - 1) / 2];
+	ev->due[i] = e;
+}
+
+static struct uc_lost_end *heap_pop(struct uc_evidence *ev)
+{
+	struct uc_lost_end *top = ev->due[0], *last = ev->due[--ev->ndue];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= ev->ndue)
+			break;
+		if (c + 1 < ev->ndue && ev->due[c + 1]->pos < ev->due[c]->pos)
+			c++;
+		if (ev->due[c]->pos >= last->pos)
+			break;
+		ev->due[i] = ev->due[c];
+		i = c;
+	}
+	if (ev->ndue)
+		ev->due[i] = last;
+	return top;
+}
+
+static void take_one(void *arg, uint64_t seq, uint64_t pos)
+{
+	struct uc_evidence *ev = arg;
+	struct uc_lost_end *e = xmalloc(sizeof(*e));
+
+	e->seq = seq;
+	e->pos = pos;
+	free(u64map_put(&ev->lost, seq, e));
+	heap_push(ev, e);
+}
+
+static void read_counters(struct uc_evidence *ev)
+{
+	const struct uc_session_losses *l = ev->sess ? ev->sess->losses : NULL;
+
+	if (!l)
+		return;
+	ev->events_lost = __atomic_load_n(&l->events, __ATOMIC_ACQUIRE);
+	ev->doubt = __atomic_load_n(&l->doubt, __ATOMIC_RELAXED);
+}
+
+static void drain(struct uc_evidence *ev)
+{
+	uint64_t recorded = __atomic_load_n(&ev->sess->losses->ends_recorded,
+					    __ATOMIC_ACQUIRE);
+
+	ev->reads = 0;
+	if (recorded == ev->swept)
+		return;
+	ev->swept = recorded;
+	session_take_lost_ends(ev->sess, take_one, ev);
+}
+
+/*
+ * Ends whose position the replay has reached: the request ended there.
+ * (Its submission lies before its end, so it has been read if it was
+ * sent at all.)
+ */
+static void apply_due(struct uc_tracker *t)
+{
+	struct uc_evidence *ev = &t->ev;
+
+	while (ev->ndue && ev->due[0]->pos <= ev->pos) {
+		struct uc_lost_end *e = heap_pop(ev);
+		struct uc_request *r = u64map_get(&t->requests, e->seq);
+
+		if (r) {
+			ev->ends_recovered++;
+			tracker_drop_request(t, r);
+		}
+		u64map_del(&ev->lost, e->seq);
+		free(e);
+	}
+}
+
+void evidence_on_record(struct uc_tracker *t)
+{
+	struct uc_evidence *ev = &t->ev;
+
+	if (!ev->sess || !ev->sess->losses)
+		return;
+	ev->pos = session_record_pos(ev->sess);
+	read_counters(ev);
+	if (ev->events_lost && ++ev->reads >= DRAIN_EVERY)
+		drain(ev);
+	if (ev->ndue && ev->due[0]->pos <= ev->pos)
+		apply_due(t);
+}
+
+void evidence_refresh(struct uc_tracker *t)
+{
+	struct uc_evidence *ev = &t->ev;
+
+	if (!ev->sess || !ev->sess->losses)
+		return;
+	read_counters(ev);
+	if (!ev->events_lost)
+		return;
+	drain(ev);
+	apply_due(t);
+}
+
+void evidence_mark(struct uc_tracker *t, struct uc_request *r)
+{
+	r->loss_mark = t->ev.events_lost;
+	r->doubt_mark = t->ev.doubt;
+}
+
+enum uc_verdict evidence_judge(struct uc_tracker *t, const struct uc_request *older,
+			       bool *spans_loss)
+{
+	struct uc_evidence *ev = &t->ev;
+
+	*spans_loss = ev->events_lost != older->loss_mark;
+	if (!*spans_loss)
+		return UC_CONFIRMED;
+	/* Its end was lost, but after this record (earlier ones were
+	 * applied by evidence_refresh): it was in flight here. */
+	if (u64map_get(&ev->lost, older->sub.seq))
+		return UC_CONFIRMED;
+	/* Every lost end since its submission is in the table, and it is
+	 * not among them: its end was not lost. */
+	if (ev->doubt == older->doubt_mark)
+		return UC_CONFIRMED;
+	/* Still in flight now, so in flight since its submission. */
+	if (session_in_flight(ev->sess, older->sub.req, older->sub.seq)) {
+		ev->confirmed_in_table++;
+		return UC_CONFIRMED;
+	}
+	return UC_WITHHELD;
+}
+
+/* What each record type's loss costs, for the loss warning. */
+static const char *const lost_what[UC_EV_TYPES] = {
+	[UC_EV_RING_CREATE] = "ring creations",
+	[UC_EV_SUBMIT] = "submissions (not checked)",
+	[UC_EV_RANGES] = "iovec chunks",
+	[UC_EV_DONE] = "ends",
+	[UC_EV_FORK] = "forks",
+	[UC_EV_EXEC] = "execs",
+	[UC_EV_EXIT] = "exits",
+	[UC_EV_CALL] = "system calls (not checked)",
+	[UC_EV_CALL_RET] = "system call results",
+	[UC_EV_REGISTER] = "registrations",
+	[UC_EV_DROPPED] = "teardown listings",
+	[UC_EV_UNREAPED] = "ring states at teardown",
+	[UC_EV_TEARDOWN] = "teardowns",
+	[UC_EV_REAP_LAG] = "reap-lag records",
+	[UC_EV_STACK] = "stacks",
+	[UC_EV_MAPPING] = "mappings (for symbols)",
+};
+
+static const char *const lost_json[UC_EV_TYPES] = {
+	[UC_EV_RING_CREATE] = "ring_create", [UC_EV_SUBMIT] = "submit",
+	[UC_EV_RANGES] = "ranges", [UC_EV_DONE] = "end", [UC_EV_FORK] = "fork",
+	[UC_EV_EXEC] = "exec", [UC_EV_EXIT] = "exit", [UC_EV_CALL] = "call",
+	[UC_EV_CALL_RET] = "call_return", [UC_EV_REGISTER] = "register",
+	[UC_EV_DROPPED] = "teardown_listing", [UC_EV_UNREAPED] = "ring_state",
+	[UC_EV_TEARDOWN] = "teardown", [UC_EV_REAP_LAG] = "reap_lag",
+	[UC_EV_STACK] = "stack", [UC_EV_MAPPING] = "mapping",
+};
+
+size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)
+{
+	const struct uc_session_losses *l = t->ev.sess ? t->ev.sess->losses : NULL;
+	size_t o = 0;
+
+	buf[0] = 0;
+	if (!l || !l->events)
+		return 0;
+	for (int i = 0; i < UC_EV_TYPES && o < len; i++) {
+		if (!l->by_type[i] || !lost_what[i])
+			continue;
+		o += snprintf(buf + o, len - o, "%s%llu %s", o ? ", " : "",
+			      (unsigned long long)l->by_type[i], lost_what[i]);
+		if (i == UC_EV_DONE && o < len)
+			o += snprintf(buf + o, len - o, " (%llu kept by the kernel side, "
+				      "%llu of their requests ended from there)",
+				      (unsigned long long)l->ends_recorded,
+				      (unsigned long long)t->ev.ends_recovered);
+	}
+	return o < len ? o : len - 1;
+}
+
+int evidence_json_counters(const struct uc_tracker *t, struct uc_json_counter *c,
+			   int max, char names[][40])
+{
+	const struct uc_session_losses *l = t->ev.sess ? t->ev.sess->losses : NULL;
+	int n = 0;
+
+	if (!l)
+		return 0;
+	for (int i = 0; i < UC_EV_TYPES && n < max; i++) {
+		if (!lost_json[i])
+			continue;
+		snprintf(names[n], 40, "events_lost_%s", lost_json[i]);
+		c[n].name = names[n];
+		c[n++].value = l->by_type[i];
+	}
+	if (n + 3 > max)
+		return n;
+	c[n++] = (struct uc_json_counter){ "ends_kept_by_kernel", l->ends_recorded };
+	c[n++] = (struct uc_json_counter){ "ends_recovered", t->ev.ends_recovered };
+	c[n++] = (struct uc_json_counter){ "findings_confirmed_in_table",
+					   t->ev.confirmed_in_table };
+	return n;
+}
