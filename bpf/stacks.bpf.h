@@ -11,6 +11,9 @@
  * lives in that one rarely-run program), so stacks symbolize even if the
  * process exits right after its hazard.
  *
+ * Captures go to the stack store (struct uc_stack in uringcheck.h says
+ * why), not the event buffer; records carry their ids.
+ *
  * Cost control: every request one io_uring_enter submits shares one call
  * site, so the first request that holds memory takes the capture and the
  * others of that call reuse its id (enter_state, reset at sys_enter of
@@ -18,6 +21,17 @@
  */
 #ifndef __STACKS_BPF_H
 #define __STACKS_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);	/* read by user space */
+	__uint(max_entries, UC_STACK_SLOTS);
+	__type(key, __u32);
+	__type(value, struct uc_stack);
+} stack_store SEC(".maps");
+
+/* Captures taken so far, on every session: the next one's id. */
+__u64 stack_cursor = 0;
 
 /* Processes whose mappings were sent since their last exec. */
 struct {
@@ -119,18 +133,22 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	struct uc_session_cfg *cfg = session_cfg(sid);
 	__u64 sp, end = 0, id;
 	struct uc_stack *st;
-	__u32 len, off = 0;
+	__u32 len, off = 0, slot;
 
 	if (!cfg || !cfg->stack_bytes)
 		return 0;
 	len = cfg->stack_bytes;
-	/* Copied straight into the ring buffer: one copy, at the price of
-	 * reserving the largest record (user space reads only len bytes). */
-	st = ev_reserve(sid, sizeof(*st), UC_EV_STACK);
+	id = __sync_fetch_and_add(&stack_cursor, 1) + 1;
+	slot = (id - 1) % UC_STACK_SLOTS;
+	st = bpf_map_lookup_elem(&stack_store, &slot);
 	if (!st)
 		return 0;
-	fill_hdr(&st->hdr, UC_EV_STACK, tgid);
-	st->id = new_seq();
+	/* Invalidate the slot first: a reader copying the capture it held
+	 * sees the id change (x86 stores become visible in program order;
+	 * the compiler is kept from reordering them). */
+	*(volatile __u64 *)&st->id = 0;
+	asm volatile("" ::: "memory");
+	fill_hdr(&st->hdr, 0, tgid);
 	st->regs[0] = BPF_CORE_READ(regs, ip);
 	st->regs[1] = sp = BPF_CORE_READ(regs, sp);
 	st->regs[2] = BPF_CORE_READ(regs, bp);
@@ -174,8 +192,8 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 done:
 	st->len = off;	/* 0: the registers alone still give frame #0 */
 	st->pad = 0;
-	id = st->id;
-	bpf_ringbuf_submit(st, wakeup_flags(sid));
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&st->id = id;
 	return id;
 }
 

@@ -58,7 +58,6 @@ enum uc_event_type {
 	UC_EV_UNREAPED,		/* a ring's state at the start of a teardown */
 	UC_EV_TEARDOWN,		/* ends the DROPPED/UNREAPED records before it */
 	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
-	UC_EV_STACK,		/* user registers + stack copy, by id */
 	UC_EV_MAPPING,		/* a file mapping of a process (for stacks) */
 	UC_EV__END,
 };
@@ -231,7 +230,7 @@ struct uc_submit {
 	__u16 flags;		/* UC_SUB_* */
 	__u32 nr_ranges;	/* total ranges incl. continuation records */
 	__u32 pad;
-	__u64 stack_id;		/* UC_EV_STACK of the submitting call, 0: none */
+	__u64 stack_id;		/* capture of the submitting call, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };
 
@@ -332,9 +331,20 @@ struct uc_reap_lag {
 
 /*
  * A thread's user registers and the bytes of its stack from sp upward,
- * for offline DWARF unwinding (symbolize/). Variable length: data[len].
+ * for offline DWARF unwinding (symbolize/): data[len] is used.
  * regs: ip, sp, bp, bx, r12, r13, r14, r15 (symbolize/unwind.h order).
+ *
+ * Captures do not travel in the event buffer: they are written to the
+ * "stack_store" array, UC_STACK_SLOTS of them in turn (capture id N in
+ * slot (N - 1) % UC_STACK_SLOTS), which user space maps and copies from
+ * when a record names the id. A capture is 8 KiB, a record a few dozen
+ * bytes: in the event buffer they were most of its traffic, and when it
+ * overflowed, the ends and submissions were lost with them. Now a slow
+ * reader loses at worst the oldest stacks. id is written last (0 while a
+ * slot is being rewritten), so a reader that sees the same id before and
+ * after its copy has a whole capture.
  */
+#define UC_STACK_SLOTS		4096
 struct uc_stack {
 	struct uc_hdr hdr;
 	__u64 id;

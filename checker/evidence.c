@@ -199,7 +199,6 @@ static const char *const lost_what[UC_EV_TYPES] = {
 	[UC_EV_UNREAPED] = "ring states at teardown",
 	[UC_EV_TEARDOWN] = "teardowns",
 	[UC_EV_REAP_LAG] = "reap-lag records",
-	[UC_EV_STACK] = "stacks",
 	[UC_EV_MAPPING] = "mappings (for symbols)",
 };
 
@@ -210,7 +209,7 @@ static const char *const lost_json[UC_EV_TYPES] = {
 	[UC_EV_CALL_RET] = "call_return", [UC_EV_REGISTER] = "register",
 	[UC_EV_DROPPED] = "teardown_listing", [UC_EV_UNREAPED] = "ring_state",
 	[UC_EV_TEARDOWN] = "teardown", [UC_EV_REAP_LAG] = "reap_lag",
-	[UC_EV_STACK] = "stack", [UC_EV_MAPPING] = "mapping",
+	[UC_EV_MAPPING] = "mapping",
 };
 
 size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)

@@ -134,7 +134,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 		[UC_STAT_DONES] = "requests_finished",
 		[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
 	};
-	struct uc_json_counter c[UC_STAT__COUNT + 3 + UC_EV_TYPES + 3];
+	struct uc_json_counter c[UC_STAT__COUNT + 4 + UC_EV_TYPES + 3];
 	char lost_names[UC_EV_TYPES + 3][40];
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
@@ -149,6 +149,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 	c[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
 	c[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
 	c[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
+	c[n++] = (struct uc_json_counter){ "stacks_overwritten", t->stacks.overwritten };
 	n += evidence_json_counters(t, c + n, UC_EV_TYPES + 3, lost_names);
 	report_write_json(rep, f, UC_VERSION, pid, argv, status, c, n);
 	fclose(f);
@@ -169,6 +170,10 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)c[i],
 				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
 				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
+	if (t->stacks.overwritten)
+		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
+			       "before the checker read them (reports show no stack there)",
+			       (unsigned long long)t->stacks.overwritten);
 	if (t->ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
 			       (unsigned long long)t->ranges_missing);
@@ -318,6 +323,7 @@ int main(int argc, char **argv)
 	if (session_start(&sess, &opt, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
 	tracker.ev.sess = &sess;	/* judge against its kernel side */
+	stacks_attach_store(&tracker.stacks, sess.stack_store, sess.stack_cursor);
 
 	if (opt.liburing_uprobes) {
 		if (!opt.reap_lag_ms)

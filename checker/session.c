@@ -276,8 +276,18 @@ static int session_map_truth(struct uc_session *s)
 	s->inf_keys = map_shared(bpf_map__fd(skel->maps.inf_keys), s->inf_len[0], PROT_READ);
 	s->inf_vals = map_shared(bpf_map__fd(skel->maps.inf_vals), s->inf_len[1], PROT_READ);
 	s->inf_mask = slots - 1;
-	if (!s->consumer_pos || !s->losses_all || !s->inf_keys || !s->inf_vals)
+	s->store_len = page_round(UC_STACK_SLOTS * sizeof(struct uc_stack));
+	s->stack_store = map_shared(bpf_map__fd(skel->maps.stack_store), s->store_len,
+				    PROT_READ);
+	/* The store's cursor, in the shared .bss (not skel->bss: mapped here
+	 * whether this instance loaded the object or joined it). */
+	s->bss_len = page_round(sizeof(struct uringcheck_bpf__bss));
+	s->bss = map_shared(bpf_map__fd(skel->maps.bss), s->bss_len, PROT_READ);
+	if (!s->consumer_pos || !s->losses_all || !s->inf_keys || !s->inf_vals ||
+	    !s->stack_store || !s->bss)
 		return -1;
+	s->stack_cursor = (const uint64_t *)
+		&((const struct uringcheck_bpf__bss *)s->bss)->stack_cursor;
 	s->losses = &s->losses_all[s->slot];
 	memset(s->losses_all + s->slot, 0, sizeof(*s->losses));
 	session_take_lost_ends(s, NULL, NULL);
@@ -613,6 +623,13 @@ void session_stop(struct uc_session *s)
 		munmap((void *)s->inf_keys, s->inf_len[0]);
 	if (s->inf_vals)
 		munmap((void *)s->inf_vals, s->inf_len[1]);
+	if (s->stack_store)
+		munmap((void *)s->stack_store, s->store_len);
+	if (s->bss)
+		munmap(s->bss, s->bss_len);
+	s->stack_store = NULL;
+	s->bss = NULL;
+	s->stack_cursor = NULL;
 	s->consumer_pos = NULL;
 	s->losses_all = NULL;
 	s->losses = NULL;

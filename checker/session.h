@@ -51,6 +51,11 @@ struct uc_session {
 	const struct uc_inflight *inf_vals;
 	uint32_t inf_mask;
 	size_t inf_len[2];
+	const struct uc_stack *stack_store;	/* stack captures */
+	size_t store_len;
+	void *bss;				/* the object's .bss */
+	size_t bss_len;
+	const uint64_t *stack_cursor;		/* ... captures taken so far */
 };
 
 /* Returns 0, or -1 after printing a one-line reason (an unsupported

@@ -2,6 +2,7 @@
 #include "stacks.h"
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,10 @@ struct uc_capture {
 	uint32_t len;
 	unsigned char *data;
 	struct uc_maps *maps;		/* a reference, may be NULL */
+	uint64_t site_key;		/* stacks_site_key, once computed */
+	bool site_known;
+	uint64_t id;
+	bool in_store;			/* bytes not copied yet (materialize) */
 };
 
 /* Mappings the BPF side sent for a process, until its next stack. */
@@ -76,6 +81,7 @@ void stacks_free(struct uc_stacks *s)
 	u64map_free(&s->by_id);
 	u64map_each(&s->pending_maps, free_pending_cb, NULL);
 	u64map_free(&s->pending_maps);
+	free(s->lazy);
 	uc_maps_cache_free(s->maps);
 }
 
@@ -106,23 +112,125 @@ void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
 	r->path = xstrdup(path);
 }
 
-void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size)
+/*
+ * Captures are copied out of the store lazily: most requests end without
+ * taking part in any finding, and copying 8 KiB per io_uring_enter was
+ * the largest cost of reading events (fio's random I/O). A capture stays
+ * in its slot until a report needs it, or until the store's cursor comes
+ * within half the store of overwriting it while something still holds
+ * it (stacks_rescue); then it is copied.
+ */
+static const struct uc_stack *slot_of(const struct uc_stacks *s, uint64_t id)
 {
-	size_t head = offsetof(struct uc_stack, data);
+	return &s->store[(id - 1) % UC_STACK_SLOTS];
+}
+
+/* Copies the stack bytes of @c out of the store; false if they are gone. */
+static bool materialize(struct uc_stacks *s, struct uc_capture *c)
+{
+	const struct uc_stack *st;
+	uint32_t len;
+
+	if (!c->in_store)
+		return c->data != NULL;
+	c->in_store = false;
+	st = slot_of(s, c->id);
+	if (__atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != c->id)
+		goto gone;
+	len = st->len < UC_STACK_BYTES ? st->len : UC_STACK_BYTES;
+	c->data = xmalloc(len ? len : 1);
+	memcpy(c->data, st->data, len);
+	c->len = len;
+	/* Rewritten while we copied: the id changed first (uringcheck.h). */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&st->id, __ATOMIC_RELAXED) == c->id)
+		return true;
+	free(c->data);
+	c->data = NULL;
+gone:
+	c->len = 0;
+	s->overwritten++;
+	return false;
+}
+
+/* The capture @id with its bytes, or NULL. */
+static struct uc_capture *held(struct uc_stacks *s, uint64_t id)
+{
+	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+
+	return c && materialize(s, c) ? c : NULL;
+}
+
+static void lazy_push(struct uc_stacks *s, uint64_t id)
+{
+	if (s->nlazy == s->lazy_cap) {
+		size_t cap = s->lazy_cap ? 2 * s->lazy_cap : 1024;
+		uint64_t *q = xmalloc(cap * sizeof(*q));
+
+		for (size_t i = 0; i < s->nlazy; i++)
+			q[i] = s->lazy[(s->lazy_head + i) % s->lazy_cap];
+		free(s->lazy);
+		s->lazy = q;
+		s->lazy_head = 0;
+		s->lazy_cap = cap;
+	}
+	s->lazy[(s->lazy_head + s->nlazy++) % s->lazy_cap] = id;
+}
+
+void stacks_rescue(struct uc_stacks *s)
+{
+	uint64_t cursor;
+
+	if (!s->cursor || !s->nlazy)
+		return;
+	cursor = __atomic_load_n(s->cursor, __ATOMIC_RELAXED);
+	while (s->nlazy) {
+		uint64_t id = s->lazy[s->lazy_head];
+		struct uc_capture *c;
+
+		if (id + UC_STACK_SLOTS / 2 > cursor)
+			break;
+		s->lazy_head = (s->lazy_head + 1) % s->lazy_cap;
+		s->nlazy--;
+		c = u64map_get(&s->by_id, id);
+		if (c)
+			materialize(s, c);
+	}
+}
+
+void stacks_attach_store(struct uc_stacks *s, const struct uc_stack *store,
+			 const uint64_t *cursor)
+{
+	s->store = store;
+	s->cursor = cursor;
+}
+
+void stacks_fetch(struct uc_stacks *s, uint64_t id)
+{
+	const struct uc_stack *st;
 	struct uc_capture *c;
 	struct uc_maps *m;
-	uint32_t len = ev->len;
 
-	if (size < head)
+	if (!id || !s->store || u64map_get(&s->by_id, id))
 		return;
-	if (len > size - head)
-		len = size - head;
+	st = slot_of(s, id);
+	if (__atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != id) {
+		s->overwritten++;
+		return;
+	}
+	/* Who and where now (small); the bytes when needed. */
 	c = xcalloc(1, sizeof(*c));
-	c->tgid = ev->hdr.tgid;
-	memcpy(&c->regs, ev->regs, sizeof(c->regs));
-	c->len = len;
-	c->data = xmalloc(len);
-	memcpy(c->data, ev->data, len);
+	c->id = id;
+	c->tgid = st->hdr.tgid;
+	memcpy(&c->regs, st->regs, sizeof(c->regs));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&st->id, __ATOMIC_RELAXED) != id) {
+		free(c);
+		s->overwritten++;
+		return;
+	}
+	c->in_store = true;
+	lazy_push(s, id);
 	/* The mappings sent just before this stack (a process's first), or
 	 * the snapshot of the process as it is now; a pc outside it means a
 	 * library appeared since. */
@@ -143,7 +251,7 @@ void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size
 	if (m && !uc_maps_find(m, c->regs.ip))
 		m = uc_maps_cache_refresh(s->maps, c->tgid);
 	c->maps = m ? uc_maps_ref(m) : NULL;
-	capture_free(u64map_put(&s->by_id, ev->id, c));
+	u64map_put(&s->by_id, id, c);
 }
 
 void stacks_ref(struct uc_stacks *s, uint64_t id)
@@ -186,7 +294,7 @@ void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited)
 
 int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max)
 {
-	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	struct uc_capture *c = held(s, id);
 
 	if (!c || !c->maps)
 		return 0;
@@ -195,12 +303,16 @@ int stacks_pcs(struct uc_stacks *s, uint64_t id, uint64_t *pcs, int max)
 
 uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id)
 {
-	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	struct uc_capture *c = held(s, id);
 	uint64_t pcs[8], key = 0x75726e67;
 	int n;
 
 	if (!c || !c->maps)
 		return 0;
+	/* Asked for at every finding: a site repeated a million times is
+	 * unwound once. */
+	if (c->site_known)
+		return c->site_key;
 	n = uc_unwind(c->maps, &c->regs, c->data, c->len, pcs, 8);
 	for (int i = 0; i < n; i++) {
 		const struct uc_mapping *m = uc_maps_find(c->maps, pcs[i]);
@@ -212,13 +324,15 @@ uint64_t stacks_site_key(struct uc_stacks *s, uint64_t id)
 			key = uc_key_mix(key, pcs[i]);
 		}
 	}
-	return key ? key : 1;
+	c->site_key = key ? key : 1;
+	c->site_known = true;
+	return c->site_key;
 }
 
 int stacks_frames(void *stacks, uint64_t id, struct uc_supp_frame *out, int max)
 {
 	struct uc_stacks *s = stacks;
-	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	struct uc_capture *c = held(s, id);
 	uint64_t pcs[UC_MAX_FRAMES];
 	int n, k = 0;
 
@@ -245,12 +359,13 @@ int stacks_frames(void *stacks, uint64_t id, struct uc_supp_frame *out, int max)
 void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)
 {
 	struct uc_stacks *s = stacks;
-	struct uc_capture *c = id ? u64map_get(&s->by_id, id) : NULL;
+	struct uc_capture *c = held(s, id);
 
 	if (!c) {
 		if (id)
 			s->unavailable++;
-		uc_print_no_stack(out, no_stack);
+		uc_print_no_stack(out, id ? "not kept: the stack store had moved on before "
+				  "the checker read it (it fell behind)" : no_stack);
 		return;
 	}
 	uc_print_capture(out, c->maps, &c->regs, c->data, c->len, NULL);

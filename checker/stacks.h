@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User stacks captured by the BPF side (UC_EV_STACK), kept while some
+ * User stacks captured by the BPF side (copied out of its stack store,
+ * struct uc_stack in uringcheck.h, when a record names them), kept while some
  * in-flight request or pending call refers to them, each with the maps
  * snapshot of its process taken at capture time, so a stack still
  * symbolizes after the process exited or unloaded a library. Unwinding
@@ -21,6 +22,11 @@ struct uc_stacks {
 	struct u64map pending_maps;	/* tgid -> mappings before a stack */
 	struct uc_maps_cache *maps;
 	uint64_t unavailable;		/* stacks asked for but gone */
+	uint64_t overwritten;		/* gone from the store before read */
+	const struct uc_stack *store;	/* the BPF side's, mapped */
+	const uint64_t *cursor;		/* ... captures taken so far */
+	uint64_t *lazy;			/* ids not copied yet, oldest first */
+	size_t lazy_head, nlazy, lazy_cap;
 };
 
 struct uc_stack;
@@ -28,7 +34,12 @@ struct uc_vma_record;
 
 void stacks_init(struct uc_stacks *s);
 void stacks_free(struct uc_stacks *s);
-void stacks_on_event(struct uc_stacks *s, const struct uc_stack *ev, size_t size);
+void stacks_attach_store(struct uc_stacks *s, const struct uc_stack *store,
+			 const uint64_t *cursor);
+/* Copies out the held captures the store is about to overwrite. */
+void stacks_rescue(struct uc_stacks *s);
+/* A record names capture @id: copy it out of the store unless held. */
+void stacks_fetch(struct uc_stacks *s, uint64_t id);
 void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v);
 /* A request or call holds on to capture @id (0: none; no-op). */
 void stacks_ref(struct uc_stacks *s, uint64_t id);

@@ -321,6 +321,8 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 
 	t->events++;
 	evidence_on_record(t);
+	if (!(t->events & 63))
+		stacks_rescue(&t->stacks);
 	if (size < sizeof(*h))
 		goto bad;
 	switch (h->type) {
@@ -334,6 +336,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 		    size < fixed + s->nr_inline * sizeof(struct uc_range))
 			goto bad;
 		memcpy(&full, data, size < sizeof(full) ? size : sizeof(full));
+		stacks_fetch(&t->stacks, full.stack_id);
 		on_submit(t, &full);
 		break;
 	}
@@ -358,6 +361,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_CALL:
 		if (size < sizeof(struct uc_call))
 			goto bad;
+		stacks_fetch(&t->stacks, ((const struct uc_call *)data)->stack_id);
 		calls_on_call(t, data);
 		break;
 	case UC_EV_CALL_RET:
@@ -377,6 +381,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_DROPPED:
 		if (size < sizeof(struct uc_dropped))
 			goto bad;
+		stacks_fetch(&t->stacks, ((const struct uc_dropped *)data)->stack_id);
 		teardown_on_dropped(t, data);
 		break;
 	case UC_EV_UNREAPED:
@@ -392,10 +397,8 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_REAP_LAG:
 		if (size < sizeof(struct uc_reap_lag))
 			goto bad;
+		stacks_fetch(&t->stacks, ((const struct uc_reap_lag *)data)->reap_stack_id);
 		on_reap_lag(t, data);
-		break;
-	case UC_EV_STACK:
-		stacks_on_event(&t->stacks, data, size);
 		break;
 	case UC_EV_MAPPING:
 		if (size < sizeof(struct uc_vma_record))
