@@ -7,7 +7,8 @@
  * io_uring_complete records when the CQE at each CQ position was posted
  * (ring_info.post_ts, keyed by position so a stale slot is recognised).
  * A sampler on a perf cpu-clock event (attached by each instance that has
- * reap lag enabled) reads every tracked ring's CQ head and tail: a CQE
+ * reap lag enabled) reads every tracked ring's CQ head and tail (the ring
+ * list of ring_index.bpf.h: as long as the rings that exist): a CQE
  * ready at the head for longer than its session's threshold is late; when
  * the head moves past it, one UC_EV_REAP_LAG reports how long it waited,
  * bounded below by the last sample that still saw it and above by this
@@ -63,17 +64,19 @@ struct sample_ctx {
 	__u32 at_call;			/* from a liburing uprobe */
 };
 
-static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
-			struct sample_ctx *sc)
+static long sample_ring(__u64 i, struct sample_ctx *sc)
 {
-	struct io_ring_ctx *ring = (struct io_ring_ctx *)*key;
+	struct io_ring_ctx *ring;
 	struct uc_session_cfg *cfg;
+	struct ring_info *ri;
 	struct io_rings *r;
-	__u64 post, threshold, now;
+	__u64 post, threshold, now, key;
 	__u32 head, tail;
 
-	if (sc->tgid && ri->tgid != sc->tgid)
+	ri = ring_at(i, &key);
+	if (!ri || (sc->tgid && ri->tgid != sc->tgid))
 		return 0;
+	ring = (struct io_ring_ctx *)key;
 	/* The ring's session's threshold, and the clock it is timed with. */
 	cfg = session_cfg(ri->session);
 	if (!cfg || !cfg->reap_lag_ns)
@@ -83,7 +86,7 @@ static long sample_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
-	lag_consumed(*key, ri, head, now, sc->at_call);
+	lag_consumed(key, ri, head, now, sc->at_call);
 	if (head == tail)
 		return 0;
 	if (ri->lag_active) {
@@ -115,7 +118,7 @@ int uc_reap_sampler(void *ctx)
 {
 	struct sample_ctx sc = {};
 
-	bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
+	bpf_loop(ring_slots_hi, sample_ring, &sc, 0);
 	return 0;
 }
 
@@ -133,7 +136,7 @@ int uc_liburing_call(void *ctx)
 
 	if (!current_tracked(&sc.tgid))
 		return 0;
-	bpf_for_each_map_elem(&rings, sample_ring, &sc, 0);
+	bpf_loop(ring_slots_hi, sample_ring, &sc, 0);
 	return 0;
 }
 

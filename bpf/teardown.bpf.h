@@ -211,11 +211,14 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 	return 0;
 }
 
-static long td_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
-		    struct td_ctx *td)
+static long td_ring(__u64 i, struct td_ctx *td)
 {
-	if (ri->tgid == td->tgid)
-		td_one_ring(*key, ri, td);
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == td->tgid)
+		td_one_ring(ctx, ri, td);
 	return 0;
 }
 
@@ -243,7 +246,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		if (ri)
 			td_one_ring(ring, ri, &td);
 	} else {
-		bpf_for_each_map_elem(&rings, td_ring, &td, 0);
+		bpf_loop(ring_slots_hi, td_ring, &td, 0);
 		/* The whole table is scanned (~1 ms): not for the many
 		 * processes of a test run (shells, compilers) that never
 		 * touched io_uring. */
@@ -253,8 +256,13 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
-	if (ring)
+	if (ring) {
+		struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+		if (ri)
+			ring_slot_release(ri->slot1, ring);
 		bpf_map_delete_elem(&rings, &ring);
+	}
 	e = ev_reserve(sid, sizeof(*e), UC_EV_TEARDOWN);
 	if (!e)
 		return 0;

@@ -88,7 +88,7 @@ struct ring_info {
 	__u32 tgid;			/* process that created it */
 	__u32 session;			/* ... and its session */
 	__u32 lag_active;		/* the CQE at lag_pos is late */
-	__u32 pad;
+	__u32 slot1;			/* its ring_slots index + 1, 0: none */
 	__s64 quiet_inflight;		/* requests that may end without CQE */
 	__s64 inflight;			/* requests in flight (INF_COUNTED) */
 	__u64 freed;			/* ends since the free stack was read */
@@ -113,6 +113,7 @@ struct {
 } rings SEC(".maps");
 
 #include "inflight.bpf.h"
+#include "ring_index.bpf.h"
 
 /* bpf/teardown.bpf.h */
 __noinline int forget_process(__u32 sid, __u32 tgid);
@@ -400,11 +401,17 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	return 0;
 }
 
-static long forget_ring(struct bpf_map *map, __u64 *ctx, struct ring_info *ri,
-			__u32 *tgid)
+/* Every ring of an exiting process leaves the table and the list. */
+static long forget_ring(__u64 i, __u32 *tgid)
 {
-	if (ri->tgid == *tgid)
-		bpf_map_delete_elem(map, ctx);
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == *tgid) {
+		ring_slot_release(ri->slot1, ctx);
+		bpf_map_delete_elem(&rings, &ctx);
+	}
 	return 0;
 }
 
@@ -424,7 +431,7 @@ static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 		forget_process(sid, tgid);	/* no teardown freed its slots */
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_map_delete_elem(&maps_sent, &tgid);
-	bpf_for_each_map_elem(&rings, forget_ring, &tgid, 0);
+	bpf_loop(ring_slots_hi, forget_ring, &tgid, 0);
 	e = ev_reserve(sid, sizeof(*e), UC_EV_EXIT);
 	if (!e)
 		return 0;
@@ -459,15 +466,24 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 {
 	struct uc_ring_create *e;
 	struct ring_info *ri;
+	__u32 slot1 = 0;
 
+	/* A new ring at the address of one whose entry is still here keeps
+	 * that entry's slot in the ring list. */
+	ri = bpf_map_lookup_elem(&rings, &ctx);
+	if (ri)
+		slot1 = ri->slot1;
 	if (bpf_map_update_elem(&rings, &ctx, &ring_info_init, BPF_ANY)) {
 		stat_inc(sid, UC_STAT_RINGS_FULL);
 		return;
 	}
+	if (!slot1)
+		slot1 = ring_slot_claim(ctx);
 	ri = bpf_map_lookup_elem(&rings, &ctx);
 	if (ri) {
 		ri->tgid = tgid;
 		ri->session = sid;
+		ri->slot1 = slot1;
 	}
 	e = ev_reserve(sid, sizeof(*e), UC_EV_RING_CREATE);
 	if (!e)
@@ -772,11 +788,14 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 	return 0;
 }
 
-static long collect_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
-			 __u32 *tgid)
+static long collect_ring(__u64 i, __u32 *tgid)
 {
-	if (ri->tgid == *tgid && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
-		collect_quiet_ends(*key, ri);
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == *tgid && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
+		collect_quiet_ends(ctx, ri);
 	return 0;
 }
 
@@ -784,7 +803,7 @@ static long collect_ring(struct bpf_map *map, __u64 *key, struct ring_info *ri,
 static __always_inline void collect_process_quiet_ends(__u32 tgid)
 {
 	if (quiet_total > 0 || unmatched_total > 0)
-		bpf_for_each_map_elem(&rings, collect_ring, &tgid, 0);
+		bpf_loop(ring_slots_hi, collect_ring, &tgid, 0);
 }
 
 /* ---- submission ------------------------------------------------------ */
