@@ -239,7 +239,7 @@ REAPLAG_WHERE=
 strip_timing() {		# FILE...: the output without reap-lag reports
 	awk -v cnt="$RAWD/reaplag.count" '
 		/^==[0-9]+==WARNING: uringcheck: reap-lag:/ { n++; skip = 1; next }
-		skip && (/^[ \t]/ || /^SUMMARY: uringcheck: reap-lag/) { next }
+		skip && (/^==[0-9]+==[ \t]/ || /^==[0-9]+==SUMMARY: uringcheck: reap-lag/) { next }
 		{ skip = 0 }
 		/^==[0-9]+==uringcheck: [0-9]+ findings?: reap-lag [0-9]+$/ { next }
 		/^==[0-9]+==uringcheck: kernel .* \(see --version\)$/ { next }

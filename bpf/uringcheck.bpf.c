@@ -98,6 +98,7 @@ struct ring_info {
 	/* reap lag: when the CQE at each recent CQ position was posted */
 	__u64 post_ts[POST_TS_SLOTS];
 	__u32 post_pos[POST_TS_SLOTS];
+	__u8 post_op[POST_TS_SLOTS];	/* opcode + 1 of its request, 0: ? */
 	__u32 lag_pos;
 	__u32 lag_pending;
 	__u64 lag_post;
@@ -718,8 +719,10 @@ static __always_inline __s64 end_request_how(__u64 req, __u64 ring, __s32 res,
 	 * runs: its end says nothing about that request. */
 	if (chain && copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT)
 		end_chain(copy.prev_slot, copy.prev_seq);
-	/* The ended entry's flags, for the ring's counts (uc_complete). */
-	return session_owned_by(copy.session, copy.owner) ? copy.flags : 0;
+	/* The ended entry's flags, for the ring's counts, and its opcode + 1
+	 * above them, for the teardown listing (uc_complete). */
+	return session_owned_by(copy.session, copy.owner) ?
+	       copy.flags | ((__s64)copy.opcode + 1) << 16 : 0;
 }
 
 #define end_request(req, ring, res, cflags, how) \
@@ -1325,6 +1328,7 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 
 		ri->post_ts[pos & (POST_TS_SLOTS - 1)] = lag_clock(cfg->reap_lag_ns);
 		ri->post_pos[pos & (POST_TS_SLOTS - 1)] = pos;
+		ri->post_op[pos & (POST_TS_SLOTS - 1)] = ended > 0 ? (ended >> 16) & 0xff : 0;
 	}
 	return 0;
 }

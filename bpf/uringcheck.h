@@ -296,6 +296,8 @@ struct uc_dropped {
 	__u8 pad[6];
 };
 
+#define UC_UNREAPED_SHOWN	4
+
 /* A ring's completion side at a teardown: what the program left
  * unconsumed, and what the kernel itself dropped (io_rings counters). */
 struct uc_unreaped {
@@ -308,6 +310,16 @@ struct uc_unreaped {
 	__u32 overflow_capped;	/* ... at least: the list was longer */
 	__u32 sq_dropped;	/* SQEs the kernel discarded (invalid index) */
 	__u32 cq_overflow;	/* CQEs the kernel could not post at all */
+	/* The first unconsumed CQEs, as the program would have read them;
+	 * opcode + 1 of the request that posted it, 0: not known. */
+	struct {
+		__u64 user_data;
+		__s32 res;
+		__u16 opcode1;
+		__u16 pad;
+	} cqes[UC_UNREAPED_SHOWN];
+	__u32 ncqes;
+	__u32 pad;
 };
 
 struct uc_teardown {
@@ -316,6 +328,8 @@ struct uc_teardown {
 	__u64 ctx;		/* UC_TD_CLOSE: the ring; else 0 (whole process) */
 	__u32 reason;		/* enum uc_teardown_reason */
 	__s32 detail;		/* signal number, or the closed fd */
+	__u64 stack_id;		/* where the process was: the close, exit or
+				 * exec call, or where the signal took it */
 };
 
 struct uc_reap_lag {

@@ -27,6 +27,7 @@
 #include "session.h"
 #include "tracker.h"
 #include "version.h"
+#include "../reports/pid_lines.h"
 #include "../reports/report.h"
 
 /* Signals a user or a harness sends to stop or poke a test: forwarded. */
@@ -318,6 +319,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < opt.suppressions.n; i++)
 		if (supp_load(&rep.supp, opt.suppressions.v[i]))
 			return UC_EXIT_USAGE;
+	rep.stacks_off = opt.stack_size == 0;
 	tracker_init(&tracker, &rep);
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
 	if (session_start(&sess, &opt, on_event, &tracker))
@@ -353,6 +355,8 @@ int main(int argc, char **argv)
 		}
 		rep.out = log;
 	}
+	/* Every report line carries its ==PID== (reports/pid_lines.h). */
+	rep.out = pid_lines_open(log);
 
 	e = target_release(&tgt);
 	if (e) {
@@ -388,6 +392,8 @@ int main(int argc, char **argv)
 	session_keep_warm(&sess, opt.no_share ? 0 : opt.keep_warm);
 	session_stop(&sess);
 	tracker_free(&tracker);
+	if (rep.out != log)
+		fclose(rep.out);
 	if (log != stderr)
 		fclose(log);
 	status = report_exit_status(&rep, status, (int)opt.error_exitcode);

@@ -80,10 +80,12 @@ static void on_hit(struct itree_node *n, void *arg)
 		uint64_t a = stacks_site_key(&s->t->stacks, h->sub.stack_id);
 		uint64_t b = stacks_site_key(&s->t->stacks, r->sub.stack_id);
 
-		/* Without any stack two different bugs could look alike. */
-		if (a || b)
-			f.key = uc_key_mix(uc_key_mix(uc_key_mix(0, a), b),
-					   h->sub.opcode << 8 | r->sub.opcode);
+		/* Without stacks, one finding per process and opcode pair:
+		 * a hundred identical stackless reports help nobody. */
+		f.key = uc_key_mix(uc_key_mix(uc_key_mix(0, a), b),
+				   h->sub.opcode << 8 | r->sub.opcode);
+		if (!a && !b)
+			f.key = uc_key_mix(f.key, r->as->tgid);
 	}
 	report_overlap(s->t->report, &f);
 }

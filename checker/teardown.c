@@ -169,6 +169,16 @@ static void ring_state(struct uc_tracker *t, const struct uc_unreaped *u,
 		if (ready < 0)
 			ready = 0;
 	}
+	/* Which CQEs: those the BPF side read from the head, unless the head
+	 * is behind what an earlier teardown told. */
+	if (ready && !(ring->cq_mark_set && (int32_t)(ring->cq_mark - u->cq_head) > 0))
+		for (uint32_t i = 0; i < u->ncqes && i < UC_UNREAPED_SHOWN &&
+		     f->ncqes < UC_LEFT_CQES_SHOWN; i++)
+			f->cqes[f->ncqes++] = (struct uc_left_cqe){
+				.user_data = u->cqes[i].user_data,
+				.res = u->cqes[i].res,
+				.opcode = (int16_t)u->cqes[i].opcode1 - 1,
+			};
 	f->unconsumed += ready + u->overflowed;
 	f->overflowed += u->overflowed;
 	f->overflow_capped |= u->overflow_capped;
@@ -225,6 +235,7 @@ static uint64_t finding_key(struct uc_tracker *t, const struct uc_left_finding *
 
 static void finding_free(struct uc_tracker *t, struct uc_left_finding *f)
 {
+	stacks_unref(&t->stacks, f->teardown_stack_id);
 	for (uint32_t g = 0; g < f->ngroups; g++)
 		stacks_unref(&t->stacks, f->groups[g].stack_id);
 	free(f->groups);
@@ -250,7 +261,9 @@ void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)
 		.tgid = td->hdr.tgid, .reason = td->reason, .detail = td->detail,
 		.ring_fd = td->ctx ? ring_fd(t, td->ctx) : -1,
 		.teardown_ts = td->hdr.ts,
+		.teardown_stack_id = td->stack_id,
 	};
+	stacks_ref(&t->stacks, td->stack_id);
 	group(t, r, f);
 	for (size_t i = 0; i < r->nrings; i++)
 		ring_state(t, &r->rings[i], f);

@@ -76,8 +76,9 @@ size_t dedup_print_repeats(const struct uc_dedup *d, FILE *out)
 	for (size_t i = 0; d->slots && i < d->nslots; i++)
 		for (struct uc_dedup_entry *e = d->slots[i]; e; e = e->next)
 			if (e->count > 1) {
-				fprintf(out, "  %llu x %s\n", (unsigned long long)e->count,
-					e->what ? e->what : "");
+				/* The repeats: the lines add up to the count above. */
+				fprintf(out, "  %llu more x %s\n",
+					(unsigned long long)(e->count - 1), e->what ? e->what : "");
 				n++;
 			}
 	return n;

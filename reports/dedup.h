@@ -28,7 +28,8 @@ void dedup_free(struct uc_dedup *d);
 bool dedup_first(struct uc_dedup *d, uint64_t key, const char *what);
 /* How many times @key was counted (0 if never). */
 uint64_t dedup_count(const struct uc_dedup *d, uint64_t key);
-/* Lines "  N x WHAT" for keys seen more than once; returns how many. */
+/* Lines "  N more x WHAT" (N: the times after the first) for keys seen
+ * more than once; returns how many. */
 size_t dedup_print_repeats(const struct uc_dedup *d, FILE *out);
 
 #endif

@@ -145,6 +145,35 @@ static void gen_suppression(struct uc_report *rep, enum uc_kind k, uint64_t stac
 	fputc('\n', rep->out);
 }
 
+/* The first frame of @stack outside liburing, libc and the loader, as
+ * "function (file:line)"; false if there is none. */
+static bool site_text(struct uc_report *rep, uint64_t stack, char *buf, size_t len)
+{
+	struct uc_supp_frame fr[SUPP_FRAMES];
+	int n = 0;
+
+	if (rep->stack_frames && stack)
+		n = rep->stack_frames(rep->stack_ctx, stack, fr, SUPP_FRAMES);
+	for (int i = 0; i < n; i++) {
+		const char *m = fr[i].module ? fr[i].module : "";
+		const char *file = fr[i].file;
+
+		if (!fr[i].function || strstr(m, "liburing") || !strncmp(m, "libc.so", 7) ||
+		    !strncmp(m, "ld-linux", 8))
+			continue;
+		if (file) {
+			const char *base = strrchr(file, '/');
+
+			snprintf(buf, len, "%s (%s:%d)", fr[i].function, base ? base + 1 : file,
+				 fr[i].line);
+		} else {
+			snprintf(buf, len, "%s (%s)", fr[i].function, m);
+		}
+		return true;
+	}
+	return false;
+}
+
 enum { TAKE_SKIP, TAKE_RECORD, TAKE_PRINT };
 
 /*
@@ -163,9 +192,23 @@ static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
 		return TAKE_SKIP;
 	}
 	rep->count[k]++;
-	if (key && !dedup_first(&rep->dedup, uc_key_mix(key, k), summary)) {
-		rep->repeats++;
-		return TAKE_SKIP;
+	if (key) {
+		uint64_t dk = uc_key_mix(key, k);
+		char what[400], site[200];
+
+		/* A repeat costs a count, nothing more: a program can commit
+		 * the same hazard millions of times. */
+		if (dedup_count(&rep->dedup, dk)) {
+			dedup_first(&rep->dedup, dk, NULL);
+			rep->repeats++;
+			return TAKE_SKIP;
+		}
+		/* The repeat list tells sites apart by where they are. */
+		if (site_text(rep, stack, site, sizeof(site)))
+			snprintf(what, sizeof(what), "%s at %s", summary, site);
+		else
+			snprintf(what, sizeof(what), "%s", summary);
+		dedup_first(&rep->dedup, dk, what);
 	}
 	if (rep->printed >= rep->max_reports) {
 		rep->not_printed++;
@@ -315,6 +358,17 @@ static void print_stack(struct uc_report *rep, const char *title, uint64_t id,
 	rep->print_stack(rep->stack_ctx, rep->out, id, no_stack);
 }
 
+/* Why a request has no stack, when it has none (a capture the checker
+ * could not keep says so itself: checker/stacks.c). */
+static const char *why_no_stack(const struct uc_report *rep, bool sqpoll)
+{
+	if (sqpoll)
+		return "submitted by the SQPOLL kernel thread";
+	if (rep->stacks_off)
+		return "none captured: --stack-size=0";
+	return "none captured for this request";
+}
+
 static void print_request(struct uc_report *rep, const char *role,
 			  const struct uc_request_desc *d)
 {
@@ -337,8 +391,7 @@ static void print_request(struct uc_report *rep, const char *role,
 		fprintf(o, ", one of %u iovecs", d->nr_ranges);
 	fputc('\n', o);
 	print_stack(rep, "submitted at:", d->sqpoll ? 0 : d->stack_id,
-		    d->sqpoll ? "submitted by the SQPOLL kernel thread"
-			      : "none captured (--stack-size=0, or lost)");
+		    why_no_stack(rep, d->sqpoll));
 }
 
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
@@ -373,10 +426,10 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 			json_hex(j, f->end);
 			fputs("]},\"stacks\":[", j);
 			json_stack(rep, j, "request submitted", b->sqpoll ? 0 : b->stack_id,
-				   b->sqpoll ? "SQPOLL" : "none captured");
+				   why_no_stack(rep, b->sqpoll));
 			fputc(',', j);
 			json_stack(rep, j, "in-flight request submitted",
-				   a->sqpoll ? 0 : a->stack_id, a->sqpoll ? "SQPOLL" : "none captured");
+				   a->sqpoll ? 0 : a->stack_id, why_no_stack(rep, a->sqpoll));
 			fputc(']', j);
 			json_close(rep, j, UC_KIND_OVERLAP, f->key, &buf);
 		}
@@ -462,8 +515,7 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 	fputc('\n', rep->out);
 	if (rep->repeats) {
 		fprintf(rep->out, "==%u==uringcheck: %llu of them repeat a finding "
-			"shown above (same kind and call sites):\n", pid,
-			(unsigned long long)rep->repeats);
+			"told above (same kind and call sites):\n", pid, (unsigned long long)rep->repeats);
 		dedup_print_repeats(&rep->dedup, rep->out);
 	}
 	if (rep->not_printed)
@@ -529,7 +581,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 				json_request(j, &f->live[i]);
 			}
 			fputs("]},\"stacks\":[", j);
-			json_stack(rep, j, "called", f->call_stack_id, "none captured");
+			json_stack(rep, j, "called", f->call_stack_id, why_no_stack(rep, false));
 			if (f->reg_stack_id) {
 				fputc(',', j);
 				json_stack(rep, j, "registered", f->reg_stack_id, "");
@@ -537,7 +589,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 			for (uint32_t i = 0; i < f->nr_live && i < UC_MAX_LIVE_SHOWN; i++) {
 				fputc(',', j);
 				json_stack(rep, j, "live request submitted", f->live[i].stack_id,
-					   "none captured");
+					   why_no_stack(rep, f->live[i].sqpoll));
 			}
 			fputc(']', j);
 			json_close(rep, j, UC_KIND_BUFREG_LIFETIME, f->key, &buf);
@@ -552,7 +604,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 		f->nr_live, f->nr_live == 1 ? "" : "s", f->nr_live == 1 ? "s" : "");
 	fprintf(o, "  %s on ring fd %d, thread %u\n", reg_opcode_name(f->reg_opcode),
 		f->ring_fd, f->tid);
-	print_stack(rep, "called at:", f->call_stack_id, "none captured");
+	print_stack(rep, "called at:", f->call_stack_id, why_no_stack(rep, false));
 	if (f->reg_end)
 		fprintf(o, "  registered buffer %u: [0x%llx, 0x%llx) (%llu bytes)\n",
 			f->index, (unsigned long long)f->reg_start,
@@ -620,10 +672,10 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 			fputs("],\"request\":", j);
 			json_request(j, d);
 			fputs("},\"stacks\":[", j);
-			json_stack(rep, j, "called", f->call_stack_id, "none captured");
+			json_stack(rep, j, "called", f->call_stack_id, why_no_stack(rep, false));
 			fputc(',', j);
 			json_stack(rep, j, "request submitted", d->sqpoll ? 0 : d->stack_id,
-				   d->sqpoll ? "SQPOLL" : "none captured");
+				   why_no_stack(rep, d->sqpoll));
 			fputc(']', j);
 			json_close(rep, j, UC_KIND_MUNMAP_INFLIGHT, f->key, &buf);
 		}
@@ -636,7 +688,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 		(unsigned long long)f->call_start, (unsigned long long)f->call_end,
 		uc_opcode_name(d->opcode, b), (unsigned long long)(f->end - f->start));
 	fprintf(o, "  %s by thread %u\n", unmap_call(f->nr, f->advice), f->tid);
-	print_stack(rep, "called at:", f->call_stack_id, "none captured");
+	print_stack(rep, "called at:", f->call_stack_id, why_no_stack(rep, false));
 	print_request(rep, "in flight:", d);
 	fprintf(o, "  bytes released under it: [0x%llx, 0x%llx)\n",
 		(unsigned long long)f->start, (unsigned long long)f->end);
@@ -694,6 +746,22 @@ static void print_nomem(FILE *o, const struct uc_left_finding *f)
 }
 
 /* The unconsumed CQEs, as a clause: "3 completions never consumed". */
+/* "READ user_data 0x5 res 4096, NOP user_data 0x0 res 0 ..." */
+static void print_cqes(FILE *o, const struct uc_left_finding *f)
+{
+	char b[16];
+
+	for (uint32_t i = 0; i < f->ncqes; i++) {
+		const struct uc_left_cqe *c = &f->cqes[i];
+
+		fprintf(o, "%s%s user_data 0x%llx res %d", i ? ", " : "",
+			c->opcode >= 0 ? uc_opcode_name(c->opcode, b) : "CQE",
+			(unsigned long long)c->user_data, c->res);
+	}
+	if (f->unconsumed > f->ncqes)
+		fputs(", ...", o);
+}
+
 static void print_unconsumed(FILE *o, const struct uc_left_finding *f)
 {
 	fprintf(o, "%llu completion%s never consumed", (unsigned long long)f->unconsumed,
@@ -701,6 +769,20 @@ static void print_unconsumed(FILE *o, const struct uc_left_finding *f)
 	if (f->overflowed)
 		fprintf(o, " (%s%llu on the overflow list)", f->overflow_capped ?
 			"at least " : "", (unsigned long long)f->overflowed);
+}
+
+/* Where the program let go of the ring or process. */
+static void print_teardown_stack(struct uc_report *rep, const struct uc_left_finding *f,
+				 const char *why)
+{
+	char title[128];
+
+	if (!f->teardown_stack_id)
+		return;
+	snprintf(title, sizeof(title), "%s at:", f->reason == UC_TD_CLOSE ? "closed" :
+		 f->reason == UC_TD_EXEC ? "exec called" : "exited");
+	(void)why;
+	print_stack(rep, title, f->teardown_stack_id, "");
 }
 
 static void json_left(struct uc_report *rep, const struct uc_left_finding *f,
@@ -733,12 +815,28 @@ static void json_left(struct uc_report *rep, const struct uc_left_finding *f,
 		json_str(j, uc_opcode_name(f->nomem_ops[i].opcode, b));
 		fprintf(j, ",\"count\":%llu}", (unsigned long long)f->nomem_ops[i].count);
 	}
+	fputs("],\"cqes_first\":[", j);
+	for (uint32_t i = 0; i < f->ncqes; i++) {
+		fprintf(j, "%s{\"opcode\":", i ? "," : "");
+		if (f->cqes[i].opcode >= 0)
+			json_str(j, uc_opcode_name(f->cqes[i].opcode, b));
+		else
+			fputs("null", j);
+		fputs(",\"user_data\":", j);
+		json_hex(j, f->cqes[i].user_data);
+		fprintf(j, ",\"res\":%d}", f->cqes[i].res);
+	}
 	fputs("]},\"stacks\":[", j);
 	for (uint32_t i = 0; i < f->ngroups; i++) {
 		if (i)
 			fputc(',', j);
 		json_stack(rep, j, "group submitted", f->groups[i].stack_id,
-			   "none captured");
+			   why_no_stack(rep, !f->groups[i].stack_id && !rep->stacks_off));
+	}
+	if (f->teardown_stack_id) {
+		if (f->ngroups)
+			fputc(',', j);
+		json_stack(rep, j, "teardown", f->teardown_stack_id, "");
 	}
 	fputc(']', j);
 	json_close(rep, j, UC_KIND_LEFT_IN_FLIGHT, f->key, &buf);
@@ -810,6 +908,16 @@ void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *
 				"tail (it consumed completions that were never posted)",
 				f->head_past_tail);
 		fputc('\n', o);
+		/* A crash is its own news: one line. Otherwise which CQEs and
+		 * where the program let go, so it can be found. */
+		if (f->reason != UC_TD_SIGNAL) {
+			if (f->ncqes) {
+				fputs("  unconsumed: ", o);
+				print_cqes(o, f);
+				fputc('\n', o);
+			}
+			print_teardown_stack(rep, f, why);
+		}
 		fflush(o);
 		return;
 	}
@@ -826,13 +934,19 @@ void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *
 			fprintf(o, " 0x%llx", (unsigned long long)g->user_data[k]);
 		fprintf(o, "%s\n", g->count > 4 ? " ..." : "");
 		print_stack(rep, "submitted at:", g->stack_id,
-			    "none captured (SQPOLL submissions have none)");
+			    why_no_stack(rep, !g->stack_id && !rep->stacks_off));
 	}
 	if (f->nomem) {
 		fprintf(o, "  and %llu that hold no memory: ", (unsigned long long)f->nomem);
 		print_nomem(o, f);
 		fputc('\n', o);
 	}
+	if (f->ncqes) {
+		fputs("  unconsumed: ", o);
+		print_cqes(o, f);
+		fputc('\n', o);
+	}
+	print_teardown_stack(rep, f, why);
 	if (f->head_past_tail)
 		fprintf(o, "  The program moved its CQ head %u entries past the tail "
 			"(it consumed completions that were never posted).\n",

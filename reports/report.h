@@ -117,6 +117,14 @@ struct uc_left_nomem {
 	uint64_t count;
 };
 
+/* an unconsumed CQE, as the program would have read it */
+#define UC_LEFT_CQES_SHOWN 4
+struct uc_left_cqe {
+	uint64_t user_data;
+	int32_t res;
+	int16_t opcode;			/* of the request that posted it, -1: ? */
+};
+
 struct uc_left_finding {
 	uint32_t tgid;
 	uint32_t reason;		/* enum uc_teardown_reason */
@@ -134,6 +142,10 @@ struct uc_left_finding {
 	bool overflow_capped;		/* at least that many */
 	uint32_t head_past_tail;	/* the program moved its CQ head past
 					 * the tail by this much (a bug) */
+	uint32_t ncqes;			/* the first unconsumed CQEs */
+	struct uc_left_cqe cqes[UC_LEFT_CQES_SHOWN];
+	uint64_t teardown_stack_id;	/* the close/exit/exec call, or where
+					 * the signal took the process */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
@@ -171,6 +183,7 @@ struct uc_report {
 	void *stack_ctx;
 	struct uc_suppressions supp;
 	bool gen_suppressions;
+	bool stacks_off;		/* --stack-size=0: say so where one is missing */
 	bool want_json;			/* collect findings for --json */
 	struct uc_json json;
 	bool want_sarif;		/* and for --sarif */

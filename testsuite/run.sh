@@ -578,7 +578,7 @@ if want "suppressions: messages"; then
 	$UC --suppressions=$SUP/stack_overlap.supp .output/stacks/overlap_nofp 2>"$TMP/sp2.err"
 	if grep -q "bad_kind.supp:4: unknown kind 'overlapp'; valid kinds: overlap" "$TMP/sp1.err" &&
 	   grep -q 'uringcheck: 1 finding suppressed' "$TMP/sp2.err" &&
-	   grep -q '^  1 stack-test-overlap (testsuite/suppressions/stack_overlap.supp:3)' "$TMP/sp2.err" &&
+	   grep -q '^==[0-9]*==  1 stack-test-overlap (testsuite/suppressions/stack_overlap.supp:3)' "$TMP/sp2.err" &&
 	   ! grep -q 'ERROR' "$TMP/sp2.err"; then
 		pass "suppressions: file:line errors, suppressed count and used suppressions"
 	else
@@ -735,6 +735,24 @@ if want "runner: unknown kind message"; then
 	fi
 fi
 
+if want "runner: left-in-flight names the CQEs"; then
+	$UC --log-file="$TMP/lif.log" "$BIN/inj_left-in-flight_unreaped_nops" >/dev/null 2>&1
+	if grep -q '^==[0-9]*==  unconsumed: NOP user_data 0x0 res 0, NOP user_data 0x1 res 0$' "$TMP/lif.log" &&
+	   grep -A2 '^==[0-9]*==    closed at:' "$TMP/lif.log" | grep -q 'in main .*inj_left-in-flight_unreaped_nops.c:[0-9]'; then
+		pass "runner: left-in-flight names the unconsumed CQEs and where the ring was closed"
+	else
+		fail "runner: left-in-flight names the CQEs" "not named" "$TMP/lif.log"
+	fi
+fi
+if want "runner: every report line"; then
+	$UC --log-file="$TMP/pfx.log" "$BIN/inj_read_read" >/dev/null 2>&1
+	if [ -s "$TMP/pfx.log" ] && ! grep -v '^==[0-9]*==' "$TMP/pfx.log" | grep -q .; then
+		pass "runner: every report line carries the ==PID== prefix"
+	else
+		fail "runner: every report line" "lines without it" "$TMP/pfx.log"
+	fi
+fi
+
 # --- loss ----------------------------------------------------------------------
 # Events lost under load must never become false errors (docs/lost-events.md):
 # forked writers with a tiny event buffer, and a reader stopped for a while
@@ -826,7 +844,7 @@ if want "example: dedup"; then
 	$UC --log-file="$TMP/dd.log" "$EX/echo_server" >/dev/null 2>&1
 	n=$(grep -c 'ERROR: uringcheck: overlap' "$TMP/dd.log")
 	if [ "$n" = 1 ] && grep -q 'uringcheck: 8 findings: overlap 8' "$TMP/dd.log" &&
-	   grep -q '^  8 x overlap RECV/SEND' "$TMP/dd.log"; then
+	   grep -q '^==[0-9]*==  7 more x overlap RECV/SEND .* at [a-z_]* (echo_server.c:[0-9]*)' "$TMP/dd.log"; then
 		pass "example: dedup: 8 findings at one site, reported once and counted"
 	else
 		fail "example: dedup" "$n reports" "$TMP/dd.log"
