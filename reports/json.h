@@ -7,6 +7,7 @@
 #ifndef UC_JSON_H
 #define UC_JSON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,6 +21,7 @@ struct uc_json_finding {
 	uint64_t key;			/* dedup key (0: unique) */
 	uint32_t kind;
 	char *text;			/* the object minus "count" and "}" */
+	bool spans_loss;		/* SARIF: its evidence spans lost events */
 };
 
 struct uc_json {

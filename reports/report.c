@@ -301,6 +301,7 @@ static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summar
 		rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning", pid);
 	json_str(j, summary);
 	fprintf(j, ",\"evidence_spans_loss\":%s", spans_loss ? "true" : "false");
+	rep->cur_spans_loss = spans_loss;
 	return j;
 }
 
@@ -1233,6 +1234,8 @@ static void sarif_result(struct uc_report *rep, enum uc_kind k, uint64_t key)
 		(unsigned long long)(key ? uc_key_mix(key, k) : uc_key_mix(k, 0)));
 	fclose(j);
 	json_add(&rep->sarif, key ? uc_key_mix(key, k) : 0, k, buf);
+	if (rep->sarif.n)
+		rep->sarif.v[rep->sarif.n - 1].spans_loss = rep->cur_spans_loss;
 }
 
 void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
@@ -1269,8 +1272,9 @@ void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
 		const struct uc_json_finding *f = &rep->sarif.v[i];
 		uint64_t n = f->key ? dedup_count(&rep->dedup, f->key) : 1;
 
-		fprintf(out, "%s\n%s,\"properties\":{\"count\":%llu}}", i ? "," : "",
-			f->text, (unsigned long long)(n ? n : 1));
+		fprintf(out, "%s\n%s,\"properties\":{\"count\":%llu%s}}", i ? "," : "",
+			f->text, (unsigned long long)(n ? n : 1),
+			f->spans_loss ? ",\"evidence_spans_loss\":true" : "");
 	}
 	/* Findings events lost could explain: counted, never results. */
 	fputs("\n],\"properties\":{\"withheld\":{", out);

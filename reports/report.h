@@ -193,6 +193,7 @@ struct uc_report {
 	struct { const char *role; uint64_t id; } cur[12];
 	int ncur;
 	char cur_headline[160];
+	bool cur_spans_loss;
 	uint64_t suppressed[UC_KIND__COUNT];
 	/* findings whose evidence events lost could explain: not reported,
 	 * never an error (checker/evidence.h) */
