@@ -25,12 +25,12 @@ ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
 CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports
-LDLIBS    += -lbpf -ldw -lelf -lz
+LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
-	      zlib1g-dev liburing-dev make gcc g++ libc6-dev pkg-config
+	      zlib1g-dev liburing-dev libseccomp-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc
 

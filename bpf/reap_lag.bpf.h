@@ -71,6 +71,9 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 	e->pending = ri->lag_pending;
 	e->pad = 0;
 	e->reap_stack_id = stack;
+	e->blocked_ns = ri->lag_block_ns;
+	e->blocked_nr = ri->lag_block_ns ? (__s32)ri->lag_block_nr : -1;
+	e->blocked_tid = ri->lag_block_tid;
 	ev_submit(ri->session, e);
 }
 
@@ -125,6 +128,7 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 	ri->lag_seen = now;
 	ri->lag_pending = tail - head;
 	ri->lag_user_data = cqe_user_data(ring, r, head);
+	ri->lag_block_ns = 0;
 	return 0;
 }
 

@@ -119,6 +119,80 @@ struct {
 	__type(value, struct uc_call);
 } call_scratch SEC(".maps");
 
+/*
+ * Reap lag: where the program was while a CQE waited. A thread that uses
+ * io_uring (it has an enter_state) notes each other system call it enters;
+ * when one that lasted a while returns and a CQE of its process is late,
+ * the ring remembers the longest such call (fio sat 158-245 ms in
+ * fadvise64 while its completions waited). Threads without an
+ * enter_state pay one task-storage lookup that finds nothing.
+ */
+#define BLOCK_MIN_NS	1000000ULL	/* shorter calls are not named */
+
+static __always_inline void blocking_begins(long id)
+{
+	struct enter_state *es = bpf_task_storage_get(&enter_states,
+						      bpf_get_current_task_btf(), 0, 0);
+
+	if (es && es->session != ENTER_NO_SESSION) {
+		es->sys_nr = id;
+		es->sys_ts = bpf_ktime_get_ns();
+	}
+}
+
+struct blocked {
+	__u32 tgid, tid, nr, pad;
+	__u64 ns;			/* how long, ktime */
+	__u64 end;			/* ... ending now, in each ring's lag clock */
+};
+
+static long note_blocked_ring(__u64 i, struct blocked *b)
+{
+	struct uc_session_cfg *cfg;
+	struct ring_info *ri;
+	__u64 ctx, start, now, ns;
+
+	ri = ring_at(i, &ctx);
+	if (!ri || ri->tgid != b->tgid || !ri->lag_active)
+		return 0;
+	cfg = session_cfg(ri->session);
+	if (!cfg)
+		return 0;
+	/* The part of the call during which the CQE was waiting. */
+	now = lag_clock(cfg->reap_lag_ns);
+	start = now > b->ns ? now - b->ns : 0;
+	if (start < ri->lag_post)
+		start = ri->lag_post;
+	ns = now > start ? now - start : 0;
+	if (ns > ri->lag_block_ns) {
+		ri->lag_block_ns = ns;
+		ri->lag_block_nr = b->nr;
+		ri->lag_block_tid = b->tid;
+	}
+	return 0;
+}
+
+static __always_inline void blocking_ends(long id)
+{
+	struct enter_state *es = bpf_task_storage_get(&enter_states,
+						      bpf_get_current_task_btf(), 0, 0);
+	struct blocked b;
+	__u64 pid_tgid;
+
+	if (!es || !es->sys_ts)
+		return;
+	b.ns = bpf_ktime_get_ns() - es->sys_ts;
+	es->sys_ts = 0;
+	if (b.ns < BLOCK_MIN_NS)
+		return;
+	pid_tgid = bpf_get_current_pid_tgid();
+	b.tgid = pid_tgid >> 32;
+	b.tid = (__u32)pid_tgid;
+	b.nr = id;
+	b.pad = 0;
+	bpf_loop(ring_slots_hi, note_blocked_ring, &b, 0);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 {
@@ -143,6 +217,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_EXECVEAT:
 		break;
 	default:
+		blocking_begins(id);
 		return 0;
 	}
 	tgid = bpf_get_current_pid_tgid() >> 32;
@@ -216,6 +291,8 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	struct uc_tracked *t;
 	__u32 tgid;
 
+	if (id != UC_NR_IO_URING_ENTER)
+		blocking_ends(id);
 	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;

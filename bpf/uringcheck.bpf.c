@@ -104,6 +104,11 @@ struct ring_info {
 	__u64 lag_post;
 	__u64 lag_seen;			/* last time seen still unconsumed */
 	__u64 lag_user_data;
+	/* the longest other system call a thread of the process spent
+	 * while the late CQE waited (bpf/syscalls.bpf.h, blocking_ends) */
+	__u64 lag_block_ns;
+	__u32 lag_block_nr;
+	__u32 lag_block_tid;
 };
 
 struct {
@@ -310,7 +315,10 @@ struct enter_state {
 	__u64 ts;			/* bpf_ktime_get_ns() at sys_enter */
 	__u64 stack_id;			/* capture for this call, 0 if none yet */
 	__u32 session;			/* the session following the thread */
-	__u32 pad;
+	/* reap lag: the other system call the thread is in, since when
+	 * (bpf/syscalls.bpf.h, blocking_begins) */
+	__u32 sys_nr;
+	__u64 sys_ts;			/* 0: none */
 };
 
 struct {
@@ -346,6 +354,7 @@ static __always_inline void enter_begins(struct uc_tracked *t)
 	es->ts = bpf_ktime_get_ns();
 	es->stack_id = 0;
 	es->session = t->session;
+	es->sys_ts = 0;		/* waiting here is not being elsewhere */
 }
 
 #include "stacks.bpf.h"

@@ -341,6 +341,11 @@ struct uc_reap_lag {
 	__u32 pending;		/* CQEs ready behind it when first seen late */
 	__u32 pad;
 	__u64 reap_stack_id;	/* uprobe mode: the liburing call, 0: none */
+	/* the longest other system call a thread of the process was in while
+	 * the CQE waited (the part of it that overlapped): nr -1 if none */
+	__s32 blocked_nr;
+	__u32 blocked_tid;
+	__u64 blocked_ns;
 };
 
 /*

@@ -304,6 +304,9 @@ static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
 		.threshold_ns = t->reap_lag_ns,
 		.pending = l->pending,
 		.reap_stack_id = l->reap_stack_id,
+		.blocked_nr = l->blocked_nr,
+		.blocked_tid = l->blocked_tid,
+		.blocked_ns = l->blocked_ns,
 	};
 
 	stacks_ref(&t->stacks, l->reap_stack_id);

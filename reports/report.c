@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "report.h"
 
+#include <seccomp.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1004,6 +1006,19 @@ void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_findi
 	fflush(o);
 }
 
+/* x86-64 system call @nr by name (libseccomp's table), else "syscall N". */
+static const char *syscall_name(int nr, char *buf, size_t len)
+{
+	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "syscall %d", nr);
+	free(n);
+	return buf;
+}
+
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 {
 	FILE *o = rep->out;
@@ -1026,9 +1041,20 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 				f->ring_fd);
 			json_hex(j, f->user_data);
 			fprintf(j, ",\"lag_ns\":%llu,\"lag_min_ns\":%llu,"
-				"\"threshold_ns\":%llu,\"pending\":%u},\"stacks\":[",
+				"\"threshold_ns\":%llu,\"pending\":%u,\"blocked_in\":",
 				(unsigned long long)f->lag_ns, (unsigned long long)f->lag_min_ns,
 				(unsigned long long)f->threshold_ns, f->pending);
+			if (f->blocked_nr >= 0) {
+				char name[32];
+
+				fputs("{\"syscall\":", j);
+				json_str(j, syscall_name(f->blocked_nr, name, sizeof(name)));
+				fprintf(j, ",\"nr\":%d,\"tid\":%u,\"ns\":%llu}", f->blocked_nr,
+					f->blocked_tid, (unsigned long long)f->blocked_ns);
+			} else {
+				fputs("null", j);
+			}
+			fputs("},\"stacks\":[", j);
 			if (f->reap_stack_id)
 				json_stack(rep, j, "reaped before", f->reap_stack_id, "");
 			fputc(']', j);
@@ -1046,6 +1072,13 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 		"%.1f ms; %u CQE%s waiting when it was first seen late\n",
 		(double)f->lag_min_ns / 1e6, (double)f->lag_ns / 1e6, f->pending,
 		f->pending == 1 ? "" : "s");
+	if (f->blocked_nr >= 0) {
+		char name[32];
+
+		fprintf(o, "  while it waited, thread %u spent %.1f ms in %s()\n",
+			f->blocked_tid, (double)f->blocked_ns / 1e6,
+			syscall_name(f->blocked_nr, name, sizeof(name)));
+	}
 	if (f->reap_stack_id)
 		print_stack(rep, "consumed by the program before this call into "
 			    "liburing:", f->reap_stack_id, "");

@@ -165,6 +165,10 @@ struct uc_reap_lag_finding {
 	uint64_t lag_ns, lag_min_ns, threshold_ns;
 	uint32_t pending;
 	uint64_t reap_stack_id;		/* uprobe mode: where it was reaped */
+	int32_t blocked_nr;		/* the system call a thread sat in while
+					 * it waited, -1: none seen */
+	uint32_t blocked_tid;
+	uint64_t blocked_ns;
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=reap-lag options=--reap-lag-ms=50 */
+/* uringcheck-test: expect=reap-lag options=--reap-lag-ms=50 match="while it waited, thread [0-9]+ spent [0-9.]+ ms in clock_nanosleep[(][)]" */
 /*
  * A NOP is submitted; its CQE is in the CQ ring when io_uring_submit()
  * returns (checked). After a 300 ms sleep it is consumed with
