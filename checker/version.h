@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#define UC_VERSION "0.2.0"
+#define UC_VERSION "0.3.0"
 
 /* The version, and which kernel hooks this kernel offers (probed). */
 void print_version(FILE *out);
