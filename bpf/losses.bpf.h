@@ -30,6 +30,20 @@ struct {
 	__type(value, __u64);		/* producer position before it */
 } lost_ends SEC(".maps");
 
+/* The lost end's key, assembled here rather than on the stack: this runs
+ * at the bottom of call chains whose stack 6.1 limits to 512 bytes. */
+struct lost_end_scratch {
+	struct uc_lost_end_key key;
+	__u64 pos;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lost_end_scratch);
+} lost_key_scratch SEC(".maps");
+
 /*
  * Types whose loss may leave user space believing a request is in flight,
  * or give it a wrong range, when it is not: an exit or exec (the address
@@ -62,14 +76,20 @@ static __always_inline void note_loss(__u32 sid, __u32 type)
  * every record reserved after the loss lies at or past it). */
 static __always_inline void note_lost_end(__u32 sid, __u64 seq, __u64 pos)
 {
-	struct uc_lost_end_key key = { .seq = seq, .session = sid };
 	struct uc_session_losses *l = bpf_map_lookup_elem(&session_losses, &sid);
+	struct lost_end_scratch *x;
+	__u32 zero = 0;
 
 	stat_inc(sid, UC_STAT_RINGBUF_LOST);
-	if (!l)
+	x = bpf_map_lookup_elem(&lost_key_scratch, &zero);
+	if (!l || !x)
 		return;
+	x->key.seq = seq;
+	x->key.session = sid;
+	x->key.pad = 0;
+	x->pos = pos;
 	__sync_fetch_and_add(&l->by_type[UC_EV_DONE], 1);
-	if (bpf_map_update_elem(&lost_ends, &key, &pos, BPF_NOEXIST))
+	if (bpf_map_update_elem(&lost_ends, &x->key, &x->pos, BPF_NOEXIST))
 		__sync_fetch_and_add(&l->doubt, 1);	/* no room: unknowable */
 	else
 		__sync_fetch_and_add(&l->ends_recorded, 1);

@@ -32,19 +32,17 @@ static __always_inline __u64 cqe_user_data(struct io_ring_ctx *ring,
 	return ud;
 }
 
-/* The CQE at CQ position @pos: its user_data and result, in one read. */
-static __always_inline void cqe_read(struct io_ring_ctx *ring, struct io_rings *r,
-				     __u32 pos, __u64 *user_data, __s32 *res)
+/* The 16 bytes of the CQE at CQ position @pos (user_data, res, flags),
+ * copied to @dst in one read. */
+static __always_inline void cqe_read_into(struct io_ring_ctx *ring, struct io_rings *r,
+					  __u32 pos, void *dst)
 {
 	__u32 mask = BPF_CORE_READ(r, cq_ring_mask);
 	__u32 shift = (BPF_CORE_READ(ring, flags) & UC_SETUP_CQE32) ? 1 : 0;
 	struct io_uring_cqe *cqes = (void *)((char *)r +
 				    bpf_core_field_offset(struct io_rings, cqes));
-	struct { __u64 user_data; __s32 res; __u32 flags; } c = {};
 
-	bpf_probe_read_kernel(&c, sizeof(c), &cqes[(pos & mask) << shift]);
-	*user_data = c.user_data;
-	*res = c.res;
+	bpf_probe_read_kernel(dst, 16, &cqes[(pos & mask) << shift]);
 }
 
 /* The late CQE at lag_pos is gone from the head: report how late. */

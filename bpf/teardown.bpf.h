@@ -165,6 +165,33 @@ static __always_inline __u32 overflow_count(struct io_ring_ctx *ring, __u32 *cap
 /* One ring at a teardown: its finished requests ended first, then its
  * completion side recorded. Global: verified once, not per caller (as
  * inline code it doubled the verification of every teardown caller). */
+/* The first CQEs left unconsumed, straight into the record: what they
+ * were says who forgot them. A subprogram of its own, so that their
+ * loop does not grow td_one_ring's frame, part of a call chain whose
+ * stack 6.1 limits to 512 bytes. */
+static __noinline void list_cqes(struct uc_unreaped *e, __u64 key, struct ring_info *ri,
+				 __u32 head, __u32 tail)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
+	struct io_rings *r = BPF_CORE_READ(ring, rings);
+
+	e->ncqes = 0;
+	e->pad = 0;
+	for (int i = 0; i < UC_UNREAPED_SHOWN; i++) {
+		__u32 pos = head + i;
+
+		__builtin_memset(&e->cqes[i], 0, sizeof(e->cqes[i]));
+		if ((__s32)(tail - pos) <= 0)
+			continue;
+		/* user_data, res, and the CQE's flags where opcode1 goes */
+		cqe_read_into(ring, r, pos, &e->cqes[i]);
+		e->cqes[i].opcode1 = ri->post_pos[pos & (POST_TS_SLOTS - 1)] == pos ?
+				     ri->post_op[pos & (POST_TS_SLOTS - 1)] : 0;
+		e->cqes[i].pad = 0;
+		e->ncqes = i + 1;
+	}
+}
+
 __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
@@ -207,25 +234,7 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 	e->overflow_capped = capped;
 	e->sq_dropped = sq_dropped;
 	e->cq_overflow = cq_overflow;
-	e->ncqes = 0;
-	e->pad = 0;
-	/* The first CQEs left: what they were says who forgot them. */
-	for (int i = 0; i < UC_UNREAPED_SHOWN; i++) {
-		__u32 pos = head + i;
-		__u8 op1 = 0;
-
-		e->cqes[i].user_data = 0;
-		e->cqes[i].res = 0;
-		e->cqes[i].opcode1 = 0;
-		e->cqes[i].pad = 0;
-		if ((__s32)(tail - pos) <= 0)
-			continue;
-		cqe_read(ring, r, pos, &e->cqes[i].user_data, &e->cqes[i].res);
-		if (ri->post_pos[pos & (POST_TS_SLOTS - 1)] == pos)
-			op1 = ri->post_op[pos & (POST_TS_SLOTS - 1)];
-		e->cqes[i].opcode1 = op1;
-		e->ncqes = i + 1;
-	}
+	list_cqes(e, key, ri, head, tail);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -253,7 +262,6 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			     .owner = session_owner(sid) };
 	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	struct uc_teardown *e;
-	__u64 stack;
 	bool scan;
 
 	td.id = new_seq();
@@ -274,10 +282,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 	}
 	if (scan)
 		bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
-	/* Where the program was when it let go: taken before the record is
-	 * reserved (a capture may send the process's mappings). Only for a
-	 * process that used io_uring: every tracked exit comes here. */
-	stack = (ring || (t && t->used_uring)) ? capture_stack(sid, tgid) : 0;
+
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
 	if (ring) {
@@ -295,7 +300,10 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 	e->ctx = ring;
 	e->reason = reason;
 	e->detail = detail;
-	e->stack_id = stack;
+	/* Where the program was when it let go; only for a process that
+	 * used io_uring (every tracked exit comes here). No local for it:
+	 * this frame is part of a call chain 6.1 limits to 512 bytes. */
+	e->stack_id = (ring || (t && t->used_uring)) ? capture_stack(sid, tgid) : 0;
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	return 0;
 }
