@@ -28,6 +28,7 @@
 #define UC_REG_USE_REGISTERED_RING	(1u << 31)
 
 /* madvise advice that drops the pages under a range */
+#define UC_MAP_FIXED		0x10
 #define UC_MADV_DONTNEED	4
 #define UC_MADV_FREE		8
 #define UC_MADV_REMOVE		9
@@ -206,6 +207,15 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 			state->used_uring = 1;
 		enter_begins(state);
 		return 0;
+	case UC_NR_MMAP:
+		/* Only a mapping placed over existing memory releases it
+		 * (MAP_FIXED; MAP_FIXED_NOREPLACE fails instead). */
+		if (!(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED)) {
+			blocking_begins(id);
+			return 0;
+		}
+		break;
+	case UC_NR_BRK:
 	case UC_NR_MUNMAP:
 	case UC_NR_MREMAP:
 	case UC_NR_MADVISE:
@@ -253,6 +263,10 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		}
 		return 0;
 	}
+	/* mmap and brk are frequent (malloc): only in processes that use
+	 * io_uring, which could have memory in flight. */
+	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !state->used_uring)
+		return 0;
 	if (id == UC_NR_MADVISE) {
 		__u64 advice = BPF_CORE_READ(regs, dx);
 
@@ -275,6 +289,10 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	c->args[3] = BPF_CORE_READ(regs, r10);
 	c->args[4] = BPF_CORE_READ(regs, r8);
 	c->args[5] = BPF_CORE_READ(regs, r9);
+	/* brk's one argument is the new break: the old one says what a
+	 * shrinking call gives back. */
+	if (id == UC_NR_BRK)
+		c->args[1] = BPF_CORE_READ(bpf_get_current_task_btf(), mm, brk);
 	if (id == UC_NR_IO_URING_REGISTER)
 		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
 				c->args[2], c->args[3], sid);
@@ -294,9 +312,14 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	if (id != UC_NR_IO_URING_ENTER)
 		blocking_ends(id);
 	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
+	    id != UC_NR_MMAP && id != UC_NR_BRK &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;
+	if (id == UC_NR_MMAP && !(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED))
+		return 0;
 	if (!(t = current_tracked(&tgid)))
+		return 0;
+	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !t->used_uring)
 		return 0;
 	/* Only a failed exec returns here in the process that made it. */
 	if ((id == UC_NR_EXECVE || id == UC_NR_EXECVEAT) && (ret >= 0 || !t->used_uring))

@@ -68,6 +68,8 @@ enum uc_event_type {
 
 /* System calls watched (UC_EV_CALL.nr): the x86-64 numbers. */
 #define UC_NR_CLOSE		3
+#define UC_NR_MMAP		9	/* only with MAP_FIXED: replaces memory */
+#define UC_NR_BRK		12	/* args[1]: the break before the call */
 #define UC_NR_IO_URING_ENTER	426
 #define UC_NR_MUNMAP		11
 #define UC_NR_MREMAP		25

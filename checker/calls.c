@@ -2,8 +2,9 @@
 /*
  * Hazards judged at system calls (docs/hazards.md):
  *
- * munmap-inflight: munmap, a shrinking or moving mremap, or
- * madvise(DONTNEED/FREE/REMOVE) over bytes an in-flight request holds.
+ * munmap-inflight: munmap, a shrinking or moving mremap,
+ * madvise(DONTNEED/FREE/REMOVE), an mmap(MAP_FIXED) over existing memory,
+ * or a shrinking brk, over bytes an in-flight request holds.
  *
  * bufreg-lifetime: IORING_UNREGISTER_BUFFERS, or IORING_REGISTER_BUFFERS_UPDATE
  * of an index, while a request using that index is in flight.
@@ -115,6 +116,16 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
 
 	if (c->nr == UC_NR_MREMAP)
 		len = c->args[1];		/* old_size: all of it may move */
+	if (c->nr == UC_NR_BRK) {
+		/* A shrinking break gives back [new, old), page-rounded. */
+		uint64_t new_brk = (c->args[0] + PAGE - 1) & ~(PAGE - 1);
+		uint64_t old_brk = (c->args[1] + PAGE - 1) & ~(PAGE - 1);
+
+		if (!c->args[0] || new_brk >= old_brk)
+			return;		/* a query, or growth */
+		addr = new_brk;
+		len = old_brk - new_brk;
+	}
 	len = (len + PAGE - 1) & ~(PAGE - 1);
 	pc->start = addr;
 	pc->end = addr + len < addr ? UINT64_MAX : addr + len;
@@ -140,6 +151,10 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 			start = c->args[0] + new_size;
 		}
 		end = c->args[0] + old_size;	/* moved: all of it released */
+	} else if (c->nr == UC_NR_MMAP || c->nr == UC_NR_BRK) {
+		/* MAP_FIXED returns the address asked for, brk the new break */
+		if ((uint64_t)ret != c->args[0] || pc->end <= pc->start)
+			return;
 	} else if (ret != 0) {
 		return;
 	}

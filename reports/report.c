@@ -633,6 +633,8 @@ static const char *unmap_call(uint32_t nr, uint64_t advice)
 	switch (nr) {
 	case UC_NR_MUNMAP: return "munmap";
 	case UC_NR_MREMAP: return "mremap";
+	case UC_NR_MMAP: return "mmap(MAP_FIXED)";
+	case UC_NR_BRK: return "brk";
 	case UC_NR_MADVISE:
 		return advice == 4 ? "madvise(MADV_DONTNEED)" :
 		       advice == 8 ? "madvise(MADV_FREE)" : "madvise(MADV_REMOVE)";
