@@ -32,7 +32,7 @@ PREFIX    ?= /usr/local
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev libseccomp-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
-	      gnuplot-nox time dpkg-dev bc
+	      gnuplot-nox time dpkg-dev bc debuginfod
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
@@ -179,7 +179,7 @@ $(OUTPUT)/loss/%: testsuite/loss/%.c testsuite/cases/uc_test.h | $(OUTPUT)/loss
 
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
-	overlap_static stack_lib)
+	overlap_static stack_lib overlap_stripped)
 all: $(STACKPROGS)
 $(OUTPUT)/stacks:
 	@mkdir -p $@
@@ -196,6 +196,16 @@ $(OUTPUT)/stacks/overlap_nopie: $(STACK_SRC) | $(OUTPUT)/stacks
 $(OUTPUT)/stacks/overlap_static: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -static -o $@ $< -l:liburing.a -lpthread
+# As distributions ship it: stripped, its debug info split off by build-id
+# (debug/overlap_stripped.debug, served by debuginfod in the test), no
+# .gnu_debuglink.
+$(OUTPUT)/stacks/overlap_stripped: $(STACK_SRC) | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@mkdir -p $(OUTPUT)/stacks/debug
+	@$(CC) -O2 -g -Wl,--build-id -o $@.full $< -luring
+	@objcopy --only-keep-debug $@.full $(OUTPUT)/stacks/debug/overlap_stripped.debug
+	@objcopy --strip-debug --strip-unneeded $@.full $@
+	@rm -f $@.full
 $(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -shared -fPIC -o $@ $< -luring

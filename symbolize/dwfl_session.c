@@ -4,13 +4,16 @@
  * is mapped executable is reported with dwfl_report_elf at the load bias
  * computed from its mapping, from the fd the snapshot kept, so neither
  * the process nor the file's path need still exist. Separate debug info
- * is looked up locally only: build-id under the debug roots, then
+ * is looked up locally first: build-id under the debug roots, then
  * .gnu_debuglink next to the binary, in .debug/, and under the roots.
- *
- * dwfl_standard_find_debuginfo is not used because, in elfutils 0.188,
- * it ends with a debuginfod query when DEBUGINFOD_URLS is set (Debian's
- * libdebuginfod-common sets it in login shells), and a sanitizer must not
- * reach the network in the middle of a report.
+ * Only when none of those has it, and DEBUGINFOD_URLS names servers, is
+ * libdw's own debuginfod client asked (dwfl_standard_find_debuginfo, which
+ * ends with that query): stripped distribution binaries then symbolize
+ * from their -dbgsym files or a local `debuginfod -F DIR`. Symbolization
+ * happens only for stacks in reports, so a run without findings queries
+ * nothing; a server that does not answer costs DEBUGINFOD_TIMEOUT (set to
+ * 10 s unless the user chose one, libdebuginfod's default is 90) once
+ * per file, and libdebuginfod caches what it fetched.
  */
 #define _GNU_SOURCE
 #include "dwfl_session.h"
@@ -106,6 +109,21 @@ static int try_open(Dwfl_Module *mod, const char *path, GElf_Word crc,
 	return fd;
 }
 
+/* The last resort, only when the user named debuginfod servers. */
+static int from_debuginfod(Dwfl_Module *mod, void **userdata, const char *modname,
+			   GElf_Addr base, const char *file_name, const char *debuglink,
+			   GElf_Word crc, char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	if (!urls || !*urls)
+		return -1;
+	if (!getenv("DEBUGINFOD_TIMEOUT"))
+		setenv("DEBUGINFOD_TIMEOUT", "10", 0);
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink, crc, debuginfo_file_name);
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, GElf_Addr base,
 			  const char *file_name, const char *debuglink,
@@ -114,8 +132,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base,
 					      file_name, debuglink, crc,
 					      debuginfo_file_name);
-	if (fd >= 0 || !debuglink || !*debuglink)
+	if (fd >= 0)
 		return fd;
+	if (!debuglink || !*debuglink)
+		return from_debuginfod(mod, userdata, modname, base, file_name,
+				       debuglink, crc, debuginfo_file_name);
 	if (debuglink[0] == '/' &&
 	    (fd = try_open(mod, debuglink, crc, debuginfo_file_name)) >= 0)
 		return fd;
@@ -147,6 +168,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 		fd = try_open(mod, cand, crc, debuginfo_file_name);
 	}
 	free(paths);
+	if (fd < 0)
+		fd = from_debuginfod(mod, userdata, modname, base, file_name,
+				     debuglink, crc, debuginfo_file_name);
 	return fd;
 }
 

@@ -527,6 +527,34 @@ stack_check "inlined frames are expanded" "$BIN/inj_read_read" "" \
 	"main testsuite/cases/inj_read_read.c:[0-9]*"
 stack_check "call site of munmap" "$BIN/inj_munmap-inflight_whole" "" \
 	"main testsuite/cases/inj_munmap-inflight_whole.c:[0-9]*"
+# A stripped binary: its own symbols are gone; libdw's debuginfod client
+# finds the split debug info when DEBUGINFOD_URLS names a server (here a
+# local `debuginfod -F` over the directory holding it), and only then.
+if want "stacks: stripped binary"; then
+	strip_prog=.output/stacks/overlap_stripped
+	$UC --log-file="$TMP/st.strip0.log" "$strip_prog" >/dev/null 2>&1
+	port=$((20000 + RANDOM % 20000))
+	debuginfod -F .output/stacks/debug -p $port -d "$TMP/dbgd.sqlite" -v \
+		>"$TMP/dbgd.log" 2>&1 &
+	dpid=$!
+	bid=$(readelf -n "$strip_prog" | sed -n 's/.*Build ID: //p')
+	for _ in $(seq 100); do
+		DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH="$TMP/dbgc.probe" \
+			debuginfod-find debuginfo "$bid" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH="$TMP/dbgc" \
+		$UC --log-file="$TMP/st.strip1.log" "$strip_prog" >/dev/null 2>&1
+	kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+	if ! grep -q "in submit_reads " "$TMP/st.strip0.log" &&
+	   grep -q "#[0-9]* 0x[0-9a-f]* in submit_reads $S/stack_overlap.c:$L_SUB\$" "$TMP/st.strip1.log" &&
+	   grep -q "#[0-9]* 0x[0-9a-f]* in main $S/stack_overlap.c:$L_MAIN\$" "$TMP/st.strip1.log"; then
+		pass "stacks: stripped binary: symbolized from debuginfod (DEBUGINFOD_URLS), not without it"
+	else
+		fail "stacks: stripped binary" "without/with debuginfod" "$TMP/st.strip1.log"
+		sed 's/^/      0| /' "$TMP/st.strip0.log" | head -12
+	fi
+fi
 if want "stacks: no borrowed lines"; then
 	$UC --log-file="$TMP/st.start.log" "$EX/copy_reuse" /etc/services "$TMP/cs" >/dev/null 2>&1
 	if grep -q ' in _start (copy_reuse+0x' "$TMP/st.start.log" &&

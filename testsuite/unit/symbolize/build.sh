@@ -135,12 +135,12 @@ if [ -x "$OUT/test_symbolize" ]; then
 	for t in target-nofp-static target-fp-static target-nofp-static-pie; do
 		[ -x "$OUT/$t" ] && run --static "$OUT/$t" "$OUT"
 	done
-	# No network, even when the environment asks for debuginfod
-	# (Debian's libdebuginfod-common sets DEBUGINFOD_URLS in login
-	# shells): a target without local debug info must not make libdw
-	# open a socket.
+	# No network unless the environment names debuginfod servers: a
+	# target without local debug info must not make libdw open a socket
+	# when DEBUGINFOD_URLS is unset (with it set, libdw's client is the
+	# last resort: testsuite/run.sh, "stacks: stripped binary").
 	if command -v strace >/dev/null && [ -x "$OUT/target-buildid" ]; then
-		DEBUGINFOD_URLS=http://127.0.0.1:1/ strace -f -qq \
+		env -u DEBUGINFOD_URLS strace -f -qq \
 			-e trace=socket,connect -o "$OUT/strace.log" \
 			"$OUT/test_symbolize" "$OUT/target-buildid" "$OUT" \
 			>/dev/null 2>&1
@@ -149,7 +149,7 @@ if [ -x "$OUT/test_symbolize" ]; then
 			grep -E 'socket|connect' "$OUT/strace.log" | head -3
 		else
 			passed=$((passed + 1))
-			echo "PASS  no debuginfod query with DEBUGINFOD_URLS set"
+			echo "PASS  no debuginfod query without DEBUGINFOD_URLS"
 		fi
 	else
 		echo "SKIP  no debuginfod query: strace not installed"
