@@ -68,19 +68,22 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	@$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/checker/%.o: checker/%.c $(wildcard checker/*.h) checker/options.def $(wildcard symbolize/*.h) bpf/uringcheck.h \
-		$(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
+# Header dependencies come from the compiler (-MMD): a header changed in
+# reports/ (say, a new kind that resizes struct uc_report) rebuilds every
+# object that includes it, whichever folder it is in.
+$(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
 	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/reports/%.o: reports/%.c $(wildcard reports/*.h) bpf/uringcheck.h \
-		| $(OUTPUT)/reports
+$(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
 	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/symbolize/%.o: symbolize/%.c $(wildcard symbolize/*.h) | $(OUTPUT)/symbolize
+$(OUTPUT)/symbolize/%.o: symbolize/%.c | $(OUTPUT)/symbolize
 	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(CHECKER_OBJS:.o=.d)
 
 uringcheck: $(CHECKER_OBJS)
 	$(call msg,LINK,$@)

@@ -134,6 +134,56 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
 		itree_query(&as->ranges, pc->start, pc->end, unmap_hit, &s);
 }
 
+/*
+ * bufreg-unmapped: the released range also backs a registered buffer of
+ * one of the process's rings. A request in flight on that index that the
+ * call hit is already a munmap-inflight finding; otherwise the pinned old
+ * pages wait for the next fixed-buffer request.
+ */
+struct regbuf_scan {
+	struct uc_tracker *t;
+	const struct pending_call *pc;
+	uint64_t start, end;
+};
+
+static bool index_reported(const struct pending_call *pc, uint64_t ctx, uint32_t index)
+{
+	for (uint32_t i = 0; i < pc->nhits; i++)
+		if (pc->hit_ctx[i] == ctx && pc->hits[i].fixed_buf &&
+		    pc->hits[i].buf_index == index)
+			return true;
+	return false;
+}
+
+static void regbuf_ring(uint64_t ctx, void *val, void *arg)
+{
+	struct regbuf_scan *s = arg;
+	const struct uc_call *c = &s->pc->call;
+	struct uc_ring *ring = val;
+
+	if (ring->tgid != c->hdr.tgid)
+		return;
+	for (uint32_t i = 0; i < ring->nbufs; i++) {
+		uint64_t rs = ring->bufs[i].addr, re = rs + ring->bufs[i].len;
+		struct uc_bufreg_unmap_finding f;
+
+		if (!ring->bufs[i].len || ring->bufs[i].released || re <= s->start ||
+		    rs >= s->end || index_reported(s->pc, ctx, i))
+			continue;
+		/* Once: mapping something new there later releases nothing. */
+		ring->bufs[i].released = true;
+		f = (struct uc_bufreg_unmap_finding){
+			.tgid = c->hdr.tgid, .tid = c->hdr.tid, .nr = c->nr,
+			.advice = c->args[2], .call_start = s->start, .call_end = s->end,
+			.ring_fd = ring->fd, .index = i, .reg_start = rs, .reg_end = re,
+			.call_stack_id = c->stack_id, .reg_stack_id = ring->reg_stack_id,
+		};
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&s->t->stacks, c->stack_id)),
+				   stacks_site_key(&s->t->stacks, ring->reg_stack_id));
+		report_bufreg_unmapped(s->t->report, &f);
+	}
+}
+
 static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
 {
 	const struct uc_call *c = &pc->call;
@@ -176,6 +226,11 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 		if (f.start >= f.end)
 			continue;
 		report_unmap(t->report, &f);
+	}
+	{
+		struct regbuf_scan rs = { .t = t, .pc = pc, .start = start, .end = end };
+
+		u64map_each(&t->rings, regbuf_ring, &rs);
 	}
 }
 
@@ -250,6 +305,7 @@ static void table_set(struct uc_ring *ring, uint32_t first, uint32_t nr,
 	for (uint32_t i = 0; i < nr; i++) {
 		ring->bufs[first + i].addr = i < nr_r ? r[i].addr : 0;
 		ring->bufs[first + i].len = i < nr_r ? r[i].len : 0;
+		ring->bufs[first + i].released = false;
 	}
 }
 

@@ -267,6 +267,17 @@ void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)
 	group(t, r, f);
 	for (size_t i = 0; i < r->nrings; i++)
 		ring_state(t, &r->rings[i], f);
+	if (td->reason == UC_TD_CLOSE && td->ctx) {
+		/* A closed ring's registered buffers are unregistered with it:
+		 * their memory is the program's to release. */
+		struct uc_ring *ring = u64map_get(&t->rings, td->ctx);
+
+		if (ring) {
+			free(ring->bufs);
+			ring->bufs = NULL;
+			ring->nbufs = 0;
+		}
+	}
 	mark_rings(t, r);
 	f->key = finding_key(t, f);
 	free(r->dropped);

@@ -35,6 +35,7 @@ struct uc_aspace {
 /* A registered buffer slot (from the iovecs passed at registration). */
 struct uc_regbuf {
 	uint64_t addr, len;		/* len 0: empty (sparse) slot */
+	bool released;			/* its memory was released (told once) */
 };
 
 struct uc_ring {

@@ -21,6 +21,7 @@ static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_DROPPED] = "dropped",
 	[UC_KIND_LEFT_IN_FLIGHT] = "left-in-flight",
 	[UC_KIND_REAP_LAG] = "reap-lag",
+	[UC_KIND_BUFREG_UNMAPPED] = "bufreg-unmapped",
 };
 
 const char *uc_kind_name(enum uc_kind k)
@@ -642,6 +643,78 @@ static const char *unmap_call(uint32_t nr, uint64_t advice)
 	}
 }
 
+/*
+ * Memory backing a registered buffer was released while it stays
+ * registered: the kernel keeps the old pages pinned, so a later
+ * READ_FIXED/WRITE_FIXED on that index reads or writes memory the
+ * program no longer sees there (docs/hazards.md). A warning: nothing is
+ * in flight on the index yet.
+ */
+void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f)
+{
+	uint64_t s = f->reg_start > f->call_start ? f->reg_start : f->call_start;
+	uint64_t e = f->reg_end < f->call_end ? f->reg_end : f->call_end;
+	FILE *o = rep->out;
+	char sum[200];
+	int t;
+
+	snprintf(sum, sizeof(sum), "bufreg-unmapped %s of registered buffer %u "
+		 "(%llu bytes) in pid %u", unmap_call(f->nr, f->advice), f->index,
+		 (unsigned long long)(e - s), f->tgid);
+	t = take(rep, UC_KIND_BUFREG_UNMAPPED, f->key, sum, f->call_stack_id);
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_BUFREG_UNMAPPED, sum, f->tgid, false,
+				    &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"call\":", j);
+			json_str(j, unmap_call(f->nr, f->advice));
+			fprintf(j, ",\"tid\":%u,\"ring_fd\":%d,\"index\":%u,\"released\":[",
+				f->tid, f->ring_fd, f->index);
+			json_hex(j, f->call_start);
+			fputc(',', j);
+			json_hex(j, f->call_end);
+			fputs("],\"registered\":[", j);
+			json_hex(j, f->reg_start);
+			fputc(',', j);
+			json_hex(j, f->reg_end);
+			fputs("]},\"stacks\":[", j);
+			json_stack(rep, j, "called", f->call_stack_id, why_no_stack(rep, false));
+			if (f->reg_stack_id) {
+				fputc(',', j);
+				json_stack(rep, j, "registered", f->reg_stack_id, "");
+			}
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_BUFREG_UNMAPPED, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
+		return;
+	fprintf(o, "==%u==%s: uringcheck: bufreg-unmapped: %s of [0x%llx, 0x%llx) "
+		"releases %llu bytes of registered buffer %u of ring fd %d\n", f->tgid,
+		level(rep, UC_KIND_BUFREG_UNMAPPED), unmap_call(f->nr, f->advice),
+		(unsigned long long)f->call_start, (unsigned long long)f->call_end,
+		(unsigned long long)(e - s), f->index, f->ring_fd);
+	fprintf(o, "  %s by thread %u\n", unmap_call(f->nr, f->advice), f->tid);
+	print_stack(rep, "called at:", f->call_stack_id, why_no_stack(rep, false));
+	fprintf(o, "  registered buffer %u: [0x%llx, 0x%llx) (%llu bytes)\n", f->index,
+		(unsigned long long)f->reg_start, (unsigned long long)f->reg_end,
+		(unsigned long long)(f->reg_end - f->reg_start));
+	if (f->reg_stack_id)
+		print_stack(rep, "registered at:", f->reg_stack_id, "");
+	fprintf(o, "  The kernel keeps the old pages pinned while the buffer stays "
+		"registered: a later\n  READ_FIXED/WRITE_FIXED on index %u uses them, not "
+		"what the program maps there now.\n  Unregister or update the index before "
+		"releasing its memory.\n", f->index);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_BUFREG_UNMAPPED, f->call_stack_id);
+	fflush(o);
+}
+
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 {
 	const struct uc_request_desc *d = &f->req;
@@ -1175,6 +1248,14 @@ static const struct {
 		"Cancel (IORING_OP_ASYNC_CANCEL) and reap every request before "
 		"tearing the ring down; never reuse or free a buffer before its "
 		"request's CQE.", "2.0" },
+	[UC_KIND_BUFREG_UNMAPPED] = { "RegisteredBufferMemoryReleased",
+		"Memory backing a registered buffer was released while it stayed registered",
+		"munmap, a shrinking or moving mremap, madvise(DONTNEED/FREE/REMOVE), "
+		"mmap(MAP_FIXED) or a shrinking brk covered memory registered with "
+		"IORING_REGISTER_BUFFERS, and the index was not unregistered first.",
+		"The kernel keeps the old pages pinned: later fixed-buffer requests on "
+		"that index use memory the program no longer sees. Unregister or "
+		"update the index before releasing its memory.", "5.0" },
 	[UC_KIND_REAP_LAG] = { "CompletionReapLag",
 		"A completion waited in the CQ ring longer than the threshold",
 		"A CQE sat ready in the completion ring longer than --reap-lag-ms "

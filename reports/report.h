@@ -23,6 +23,7 @@ enum uc_kind {
 	UC_KIND_DROPPED,		/* by the kernel: SQEs discarded, CQEs lost */
 	UC_KIND_LEFT_IN_FLIGHT,		/* requests and CQEs left at a teardown */
 	UC_KIND_REAP_LAG,
+	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
 	UC_KIND__COUNT,
 };
 
@@ -97,6 +98,20 @@ struct uc_unmap_finding {
 	struct uc_request_desc req;	/* range: the whole request range */
 	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
+};
+
+/* munmap/mremap/madvise/mmap(MAP_FIXED)/brk over memory that backs a
+ * registered buffer, with nothing in flight on that index using it */
+struct uc_bufreg_unmap_finding {
+	uint32_t tgid, tid;
+	uint32_t nr;			/* syscall */
+	uint64_t advice;		/* madvise */
+	uint64_t call_start, call_end;	/* what the call released */
+	int ring_fd;
+	uint32_t index;
+	uint64_t reg_start, reg_end;	/* the registered buffer */
+	uint64_t call_stack_id, reg_stack_id;
+	uint64_t key;
 };
 
 /* requests left in flight at a teardown, grouped by where they came from */
@@ -221,6 +236,7 @@ void report_free(struct uc_report *rep);
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
+void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
 void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f);
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);
