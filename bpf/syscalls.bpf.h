@@ -130,6 +130,8 @@ struct {
  */
 #define BLOCK_MIN_NS	1000000ULL	/* shorter calls are not named */
 
+#include "sync_calls.bpf.h"
+
 static __always_inline void blocking_begins(long id)
 {
 	struct enter_state *es = bpf_task_storage_get(&enter_states,
@@ -173,10 +175,8 @@ static long note_blocked_ring(__u64 i, struct blocked *b)
 	return 0;
 }
 
-static __always_inline void blocking_ends(long id)
+static __always_inline void blocking_ends(struct enter_state *es, long id)
 {
-	struct enter_state *es = bpf_task_storage_get(&enter_states,
-						      bpf_get_current_task_btf(), 0, 0);
 	struct blocked b;
 	__u64 pid_tgid;
 
@@ -200,6 +200,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	struct uc_tracked *state;
 	__u32 tgid, sid, zero = 0;
 	struct uc_call *c;
+	__u8 dir;
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
@@ -214,6 +215,13 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 			blocking_begins(id);
 			return 0;
 		}
+		break;
+	case UC_NR_READ: case UC_NR_PREAD64: case UC_NR_READV: case UC_NR_PREADV:
+	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
+	case UC_NR_GETRANDOM:
+	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+		blocking_begins(id);	/* reads are where programs wait */
 		break;
 	case UC_NR_BRK:
 	case UC_NR_MUNMAP:
@@ -263,6 +271,10 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		}
 		return 0;
 	}
+	dir = sync_call_dir(id);
+	/* Only while the process has something in flight to collide with. */
+	if (dir != UC_DIR_NONE && (!state->used_uring || !process_busy(tgid)))
+		return 0;
 	/* mmap and brk are frequent (malloc): only in processes that use
 	 * io_uring, which could have memory in flight. */
 	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !state->used_uring)
@@ -296,6 +308,23 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	if (id == UC_NR_IO_URING_REGISTER)
 		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
 				c->args[2], c->args[3], sid);
+	if (dir != UC_DIR_NONE) {
+		struct enter_state *es;
+
+		c->dir = dir;
+		if (sync_vectored(id))
+			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
+		else
+			sync_plain_range(c, id);
+		/* Its result says how many bytes it moved: wanted at exit. */
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (es) {
+			if (!es->ts && !es->stack_id)
+				es->session = sid;	/* created here */
+			es->sync_nr = id + 1;	/* read is 0 */
+		}
+	}
 	c->stack_id = capture_stack(sid, tgid);
 	ev_output(sid, c, sizeof(*c));
 	return 0;
@@ -305,13 +334,21 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 {
 	long id = BPF_CORE_READ(regs, orig_ax);
+	struct enter_state *es = NULL;
 	struct uc_call_ret *e;
 	struct uc_tracked *t;
+	bool sync = false;
 	__u32 tgid;
 
-	if (id != UC_NR_IO_URING_ENTER)
-		blocking_ends(id);
-	if (id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
+	if (id != UC_NR_IO_URING_ENTER) {
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0);
+		blocking_ends(es, id);
+		if (es && es->sync_nr == id + 1) {
+			es->sync_nr = 0;
+			sync = true;	/* its record was sent at entry */
+		}
+	}
+	if (!sync && id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
 	    id != UC_NR_MMAP && id != UC_NR_BRK &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;

@@ -319,6 +319,8 @@ struct enter_state {
 	 * (bpf/syscalls.bpf.h, blocking_begins) */
 	__u32 sys_nr;
 	__u64 sys_ts;			/* 0: none */
+	__u32 sync_nr;			/* a sync call sent, its result wanted */
+	__u32 pad;
 };
 
 struct {

@@ -67,6 +67,23 @@ enum uc_event_type {
 #define UC_STACK_BYTES		8192
 
 /* System calls watched (UC_EV_CALL.nr): the x86-64 numbers. */
+/* Synchronous calls that store into or load from user memory, judged
+ * against in-flight ranges (sync-overlap) */
+#define UC_NR_READ		0
+#define UC_NR_WRITE		1
+#define UC_NR_PREAD64		17
+#define UC_NR_PWRITE64		18
+#define UC_NR_READV		19
+#define UC_NR_WRITEV		20
+#define UC_NR_SENDTO		44
+#define UC_NR_RECVFROM		45
+#define UC_NR_SENDMSG		46
+#define UC_NR_RECVMSG		47
+#define UC_NR_PREADV		295
+#define UC_NR_PWRITEV		296
+#define UC_NR_GETRANDOM		318
+#define UC_NR_PREADV2		327
+#define UC_NR_PWRITEV2		328
 #define UC_NR_CLOSE		3
 #define UC_NR_MMAP		9	/* only with MAP_FIXED: replaces memory */
 #define UC_NR_BRK		12	/* args[1]: the break before the call */
@@ -265,7 +282,8 @@ struct uc_call {
 	__u32 reg_nr;		/* buffers registered / replaced */
 	__u32 nr_ranges;	/* iovecs sent (inline + continuation) */
 	__u8 nr_inline;
-	__u8 pad[7];
+	__u8 dir;		/* a sync call: UC_DIR_SINK (it stores), SOURCE */
+	__u8 pad[6];
 	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };

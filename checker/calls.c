@@ -9,7 +9,10 @@
  * bufreg-lifetime: IORING_UNREGISTER_BUFFERS, or IORING_REGISTER_BUFFERS_UPDATE
  * of an index, while a request using that index is in flight.
  *
- * Both are judged against the requests in flight when the call *entered*
+ * sync-overlap: a plain read/write-family call storing into bytes an
+ * in-flight request holds, or loading bytes an in-flight sink fills.
+ *
+ * All are judged against the requests in flight when the call *entered*
  * (a request finishing during the call still raced with it), and reported
  * only if the call succeeded (its return, or the io_uring_register
  * tracepoint for the ring and result).
@@ -42,6 +45,7 @@ struct pending_call {
 	uint64_t *hit_ctx;
 	uint32_t nhits, cap;
 	uint64_t withheld;		/* hits events lost could explain */
+	uint64_t *hit_start, *hit_end;	/* sync: the bytes each hit shares */
 	bool spans_loss;		/* ... and confirmed hits among them */
 };
 
@@ -70,6 +74,8 @@ static void pending_free(struct uc_tracker *t, struct pending_call *pc)
 	free(pc->regs);
 	free(pc->hits);
 	free(pc->hit_ctx);
+	free(pc->hit_start);
+	free(pc->hit_end);
 	free(pc);
 }
 
@@ -382,6 +388,128 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 	}
 }
 
+/* ---- sync-overlap ------------------------------------------------------- */
+
+struct sync_scan {
+	struct uc_tracker *t;
+	struct pending_call *pc;
+	uint64_t qstart, qend;
+};
+
+static void sync_hit(struct itree_node *n, void *arg)
+{
+	struct sync_scan *s = arg;
+	struct pending_call *pc = s->pc;
+	const struct uc_request *r = n->owner;
+	bool spans_loss;
+
+	/* Loading from memory a request also loads from is no conflict. */
+	if (pc->call.dir == UC_DIR_SOURCE && r->sub.direction != UC_DIR_SINK)
+		return;
+	for (uint32_t i = 0; i < pc->nhits; i++)
+		if (pc->hits[i].seq == r->sub.seq)
+			return;		/* one finding per request */
+	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+		pc->withheld++;
+		return;
+	}
+	pc->spans_loss |= spans_loss;
+	if (pc->nhits == pc->cap) {
+		pc->cap = pc->cap ? pc->cap * 2 : 8;
+		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
+		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
+		pc->hit_start = xrealloc(pc->hit_start, pc->cap * sizeof(*pc->hit_start));
+		pc->hit_end = xrealloc(pc->hit_end, pc->cap * sizeof(*pc->hit_end));
+	}
+	describe_request(&pc->hits[pc->nhits], r, n->start, n->end);
+	stacks_ref(&s->t->stacks, r->sub.stack_id);
+	pc->hit_ctx[pc->nhits] = r->sub.ctx;
+	pc->hit_start[pc->nhits] = n->start > s->qstart ? n->start : s->qstart;
+	pc->hit_end[pc->nhits] = n->end < s->qend ? n->end : s->qend;
+	pc->nhits++;
+}
+
+/* The call's ranges (inline, then continuation records) into pc->regs. */
+static void call_ranges(struct uc_tracker *t, struct pending_call *pc)
+{
+	const struct uc_call *c = &pc->call;
+	uint32_t more = 0, n = c->nr_inline < UC_INLINE_RANGES ? c->nr_inline : UC_INLINE_RANGES;
+	struct uc_range *extra = c->nr_ranges > n ? tracker_take_ranges(t, c->seq, &more) : NULL;
+
+	pc->regs = xmalloc((n + more + 1) * sizeof(*pc->regs));
+	memcpy(pc->regs, c->ranges, n * sizeof(*pc->regs));
+	if (extra)
+		memcpy(pc->regs + n, extra, more * sizeof(*pc->regs));
+	free(extra);
+	pc->nregs = n + more;
+}
+
+static void sync_enter(struct uc_tracker *t, struct pending_call *pc)
+{
+	struct uc_aspace *as = u64map_get(&t->aspaces, pc->call.hdr.tgid);
+	struct sync_scan s = { .t = t, .pc = pc };
+
+	call_ranges(t, pc);
+	if (!as)
+		return;
+	evidence_refresh(t);
+	for (uint32_t i = 0; i < pc->nregs; i++) {
+		s.qstart = pc->regs[i].addr;
+		s.qend = s.qstart + pc->regs[i].len;
+		if (s.qend <= s.qstart)
+			continue;
+		itree_query(&as->ranges, s.qstart, s.qend, sync_hit, &s);
+	}
+}
+
+/* Bytes of [start, end) among the first @moved bytes of the call's
+ * ranges (what it really stored or loaded); the first such piece. */
+static uint64_t moved_overlap(const struct pending_call *pc, uint64_t moved,
+			      uint64_t start, uint64_t end, uint64_t *ps, uint64_t *pe)
+{
+	uint64_t got = 0;
+
+	for (uint32_t i = 0; i < pc->nregs && moved; i++) {
+		uint64_t len = pc->regs[i].len < moved ? pc->regs[i].len : moved;
+		uint64_t s = pc->regs[i].addr, e = s + len;
+
+		moved -= len;
+		s = s > start ? s : start;
+		e = e < end ? e : end;
+		if (s >= e)
+			continue;
+		if (!got) {
+			*ps = s;
+			*pe = e;
+		}
+		got += e - s;
+	}
+	return got;
+}
+
+static void sync_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
+{
+	const struct uc_call *c = &pc->call;
+
+	if (ret <= 0)
+		return;		/* nothing moved */
+	report_withheld(t->report, UC_KIND_SYNC_OVERLAP, pc->withheld);
+	for (uint32_t i = 0; i < pc->nhits; i++) {
+		struct uc_sync_finding f = {
+			.tgid = c->hdr.tgid, .tid = c->hdr.tid, .nr = c->nr, .dir = c->dir,
+			.moved = ret, .call_stack_id = c->stack_id, .req = pc->hits[i],
+			.spans_loss = pc->spans_loss,
+		};
+
+		if (!moved_overlap(pc, (uint64_t)ret, pc->hit_start[i], pc->hit_end[i],
+				   &f.start, &f.end))
+			continue;
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
+				   stacks_site_key(&t->stacks, f.req.stack_id));
+		report_sync_overlap(t->report, &f);
+	}
+}
+
 /* ---- dispatch ---------------------------------------------------------- */
 
 void calls_on_call(struct uc_tracker *t, const struct uc_call *c)
@@ -390,7 +518,9 @@ void calls_on_call(struct uc_tracker *t, const struct uc_call *c)
 
 	pc->call = *c;
 	stacks_ref(&t->stacks, c->stack_id);
-	if (c->nr == UC_NR_IO_URING_REGISTER)
+	if (c->dir != UC_DIR_NONE)
+		sync_enter(t, pc);
+	else if (c->nr == UC_NR_IO_URING_REGISTER)
 		register_enter(t, pc);
 	else
 		unmap_enter(t, pc);
@@ -405,7 +535,10 @@ void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
 	if (!pc || pc->call.nr != r->nr)
 		return;
 	u64map_del(&t->calls, r->hdr.tid);
-	unmap_ret(t, pc, r->ret);
+	if (pc->call.dir != UC_DIR_NONE)
+		sync_ret(t, pc, r->ret);
+	else
+		unmap_ret(t, pc, r->ret);
 	pending_free(t, pc);
 }
 

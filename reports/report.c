@@ -22,6 +22,7 @@ static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_LEFT_IN_FLIGHT] = "left-in-flight",
 	[UC_KIND_REAP_LAG] = "reap-lag",
 	[UC_KIND_BUFREG_UNMAPPED] = "bufreg-unmapped",
+	[UC_KIND_SYNC_OVERLAP] = "sync-overlap",
 };
 
 const char *uc_kind_name(enum uc_kind k)
@@ -222,6 +223,19 @@ static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
 }
 
 /* ---- JSON pieces --------------------------------------------------------- */
+
+/* x86-64 system call @nr by name (libseccomp's table), else "syscall N". */
+static const char *syscall_name(int nr, char *buf, size_t len)
+{
+	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "syscall %d", nr);
+	free(n);
+	return buf;
+}
 
 static const char *dir_name(uint8_t d)
 {
@@ -641,6 +655,77 @@ static const char *unmap_call(uint32_t nr, uint64_t advice)
 		       advice == 8 ? "madvise(MADV_FREE)" : "madvise(MADV_REMOVE)";
 	default: return "unmap";
 	}
+}
+
+/*
+ * A plain system call into bytes an in-flight request holds: the overlap
+ * rule with one side outside io_uring. The call is the news (it is what
+ * the program did last), the request second.
+ */
+void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f)
+{
+	const struct uc_request_desc *d = &f->req;
+	unsigned long long n = f->end - f->start;
+	char call[32], b[16], sum[200];
+	FILE *o = rep->out;
+	int t;
+
+	syscall_name(f->nr, call, sizeof(call));
+	snprintf(sum, sizeof(sum), "sync-overlap %s/%s %llu bytes in pid %u", call,
+		 uc_opcode_name(d->opcode, b), n, f->tgid);
+	t = take(rep, UC_KIND_SYNC_OVERLAP, f->key, sum, f->call_stack_id);
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_SYNC_OVERLAP, sum, f->tgid, f->spans_loss,
+				    &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"call\":", j);
+			json_str(j, call);
+			fprintf(j, ",\"tid\":%u,\"direction\":\"%s\",\"moved\":%lld,"
+				"\"shared\":[", f->tid, dir_name(f->dir), (long long)f->moved);
+			json_hex(j, f->start);
+			fputc(',', j);
+			json_hex(j, f->end);
+			fputs("],\"in_flight\":", j);
+			json_request(j, d);
+			fputs("},\"stacks\":[", j);
+			json_stack(rep, j, "called", f->call_stack_id, why_no_stack(rep, false));
+			fputc(',', j);
+			json_stack(rep, j, "in-flight request submitted",
+				   d->sqpoll ? 0 : d->stack_id, why_no_stack(rep, d->sqpoll));
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_SYNC_OVERLAP, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
+		return;
+	fprintf(o, "==%u==%s: uringcheck: sync-overlap: %s() %s %llu byte%s that the "
+		"in-flight %s still holds\n", f->tgid, level(rep, UC_KIND_SYNC_OVERLAP),
+		call, f->dir == UC_DIR_SINK ? "stored into" : "loaded", n, n == 1 ? "" : "s",
+		uc_opcode_name(d->opcode, b));
+	fprintf(o, "  system call %s() by thread %u, %lld bytes moved\n", call, f->tid,
+		(long long)f->moved);
+	print_stack(rep, "called at:", f->call_stack_id, why_no_stack(rep, false));
+	print_request(rep, "in flight:", d);
+	fprintf(o, "  shared bytes: [0x%llx, 0x%llx)\n", (unsigned long long)f->start,
+		(unsigned long long)f->end);
+	if (f->dir == UC_DIR_SINK && d->direction == UC_DIR_SINK)
+		fprintf(o, "  Both the call and the request store into these bytes; what "
+			"remains depends on which one finishes last.\n");
+	else if (f->dir == UC_DIR_SINK)
+		fprintf(o, "  The call stores into bytes the request still sends: what it "
+			"sends depends on timing.\n");
+	else
+		fprintf(o, "  The call sends bytes the request is still filling: what it "
+			"sent depends on timing.\n");
+	print_spans_loss(rep, f->spans_loss);
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_SYNC_OVERLAP, f->call_stack_id);
+	fflush(o);
 }
 
 /*
@@ -1081,19 +1166,6 @@ void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_findi
 	fflush(o);
 }
 
-/* x86-64 system call @nr by name (libseccomp's table), else "syscall N". */
-static const char *syscall_name(int nr, char *buf, size_t len)
-{
-	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86_64, nr);
-
-	if (n)
-		snprintf(buf, len, "%s", n);
-	else
-		snprintf(buf, len, "syscall %d", nr);
-	free(n);
-	return buf;
-}
-
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 {
 	FILE *o = rep->out;
@@ -1248,6 +1320,15 @@ static const struct {
 		"Cancel (IORING_OP_ASYNC_CANCEL) and reap every request before "
 		"tearing the ring down; never reuse or free a buffer before its "
 		"request's CQE.", "2.0" },
+	[UC_KIND_SYNC_OVERLAP] = { "SyncCallIntoInFlightBuffer",
+		"A plain system call stored into or loaded from an in-flight io_uring buffer",
+		"read, pread64, readv, preadv(2), recvfrom, recvmsg or getrandom stored "
+		"into bytes an in-flight request holds, or write, pwrite64, writev, "
+		"pwritev(2), sendto or sendmsg loaded bytes an in-flight request is "
+		"still filling.",
+		"The bytes that remain, or are sent, depend on timing: silent "
+		"corruption. Wait for the request's CQE before touching its buffer "
+		"with another system call.", "7.0" },
 	[UC_KIND_BUFREG_UNMAPPED] = { "RegisteredBufferMemoryReleased",
 		"Memory backing a registered buffer was released while it stayed registered",
 		"munmap, a shrinking or moving mremap, madvise(DONTNEED/FREE/REMOVE), "

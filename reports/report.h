@@ -24,6 +24,7 @@ enum uc_kind {
 	UC_KIND_LEFT_IN_FLIGHT,		/* requests and CQEs left at a teardown */
 	UC_KIND_REAP_LAG,
 	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
+	UC_KIND_SYNC_OVERLAP,		/* a plain system call into in-flight memory */
 	UC_KIND__COUNT,
 };
 
@@ -32,7 +33,7 @@ enum uc_kind {
 /* Kinds that fail the run unless --fail-on says otherwise. */
 #define UC_KINDS_FAIL_DEFAULT (UC_KIND_BIT(UC_KIND_OVERLAP) | \
 	UC_KIND_BIT(UC_KIND_BUFREG_LIFETIME) | UC_KIND_BIT(UC_KIND_MUNMAP_INFLIGHT) | \
-	UC_KIND_BIT(UC_KIND_DROPPED))
+	UC_KIND_BIT(UC_KIND_DROPPED) | UC_KIND_BIT(UC_KIND_SYNC_OVERLAP))
 
 const char *uc_kind_name(enum uc_kind k);
 /* The kind named @name (or an old name for it: unreaped-cqe is now part
@@ -98,6 +99,20 @@ struct uc_unmap_finding {
 	struct uc_request_desc req;	/* range: the whole request range */
 	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
+};
+
+/* a plain system call (read, write, ...) storing into or loading from
+ * bytes an in-flight request holds */
+struct uc_sync_finding {
+	uint32_t tgid, tid;
+	uint32_t nr;			/* the system call */
+	uint8_t dir;			/* UC_DIR_SINK: it stores; SOURCE: loads */
+	uint64_t start, end;		/* shared bytes */
+	int64_t moved;			/* its result: bytes moved */
+	uint64_t call_stack_id;
+	struct uc_request_desc req;
+	bool spans_loss;
+	uint64_t key;
 };
 
 /* munmap/mremap/madvise/mmap(MAP_FIXED)/brk over memory that backs a
@@ -237,6 +252,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
 void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
+void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f);
 void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f);
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);

@@ -78,7 +78,7 @@ done
 
 # --- cases -------------------------------------------------------------------
 # Kinds a report can name (reports/report.c); a case expects a "+" list.
-KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped"
+KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap"
 
 # case_verdict SRC [TAG]: runs one case and prints one line,
 # "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
@@ -695,7 +695,7 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 run = a["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped"], ids
+assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap"], ids
 [r] = run["results"]
 assert r["ruleId"] == "overlap" and r["level"] == "error"
 loc = r["locations"][0]["physicalLocation"]
@@ -756,7 +756,7 @@ check_status "--hazards keeps the kinds it names" 66 $UC --hazards=overlap "$BIN
 check_status "--hazards with an unknown kind is a usage error" 2 $UC --hazards=nope true
 if want "runner: unknown kind message"; then
 	$UC --fail-on=overlapp true 2>"$TMP/k.err"
-	if grep -q "unknown kind 'overlapp'; valid kinds: overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped" "$TMP/k.err"; then
+	if grep -q "unknown kind 'overlapp'; valid kinds: overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap" "$TMP/k.err"; then
 		pass "runner: unknown kind message lists the valid kinds"
 	else
 		fail "runner: unknown kind message" "unclear" "$TMP/k.err"

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sync-overlap: plain system calls that store into user memory (read,
+ * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom) or load
+ * from it (write, pwrite64, writev, pwritev, pwritev2, sendto, sendmsg),
+ * sent to user space with their ranges to be judged against the in-flight
+ * requests, as the overlap rule judges two requests.
+ *
+ * Cost: these calls are the most frequent on any machine. Every one pays
+ * the tracked-process lookup; only a process that uses io_uring and has a
+ * request in flight at that moment pays for a record and a stack capture
+ * (a process whose rings are idle pays the lookup and a visit of its
+ * rings). recvmmsg/sendmmsg are not followed.
+ */
+#ifndef __SYNC_CALLS_BPF_H
+#define __SYNC_CALLS_BPF_H
+
+/* UC_DIR_SINK: the call stores into the memory; SOURCE: it loads. */
+static __always_inline __u8 sync_call_dir(long id)
+{
+	switch (id) {
+	case UC_NR_READ: case UC_NR_PREAD64: case UC_NR_READV: case UC_NR_PREADV:
+	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
+	case UC_NR_GETRANDOM:
+		return UC_DIR_SINK;
+	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+		return UC_DIR_SOURCE;
+	}
+	return UC_DIR_NONE;
+}
+
+struct inflight_probe {
+	__u32 tgid;
+	__u32 found;
+};
+
+static long ring_busy(__u64 i, struct inflight_probe *p)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == p->tgid && ri->inflight > 0) {
+		p->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Does process @tgid have a request in flight on any of its rings? */
+static __always_inline bool process_busy(__u32 tgid)
+{
+	struct inflight_probe p = { .tgid = tgid };
+
+	bpf_loop(ring_slots_hi, ring_busy, &p, 0);
+	return p.found;
+}
+
+/* The ranges of a vectored or message call, into @c (inline, then
+ * continuation records). Global: verified once, alone. */
+__noinline int read_sync_iovecs(struct uc_call *c, __u32 nr, __u64 arg1, __u64 arg2,
+				__u32 sid)
+{
+	struct uc_range *uvec = (struct uc_range *)arg1;
+	__u64 n = arg2;
+	__u32 ninline;
+	int sent;
+
+	if (!c)
+		return 0;
+	if (nr == UC_NR_RECVMSG || nr == UC_NR_SENDMSG) {
+		/* struct user_msghdr: msg_iov at 16, msg_iovlen at 24 */
+		struct { __u64 name; __u32 namelen, pad; __u64 iov, iovlen; } m = {};
+
+		if (bpf_probe_read_user(&m, sizeof(m), (void *)arg1))
+			return 0;
+		uvec = (struct uc_range *)m.iov;
+		n = m.iovlen;
+	}
+	if (!uvec || !n)
+		return 0;
+	sent = read_iovecs(c->ranges, 0, uvec, n, c->hdr.tgid, sid, c->seq, &ninline);
+	if (sent > 0) {
+		c->nr_inline = ninline;
+		c->nr_ranges = sent;
+	}
+	return 0;
+}
+
+/* The plain-buffer calls: (fd, buf, len), getrandom (buf, len). */
+static __always_inline void sync_plain_range(struct uc_call *c, long id)
+{
+	if (id == UC_NR_GETRANDOM) {
+		c->ranges[0].addr = c->args[0];
+		c->ranges[0].len = c->args[1];
+	} else {
+		c->ranges[0].addr = c->args[1];
+		c->ranges[0].len = c->args[2];
+	}
+	c->nr_inline = 1;
+	c->nr_ranges = 1;
+}
+
+static __always_inline bool sync_vectored(long id)
+{
+	return id == UC_NR_READV || id == UC_NR_WRITEV || id == UC_NR_PREADV ||
+	       id == UC_NR_PWRITEV || id == UC_NR_PREADV2 || id == UC_NR_PWRITEV2 ||
+	       id == UC_NR_RECVMSG || id == UC_NR_SENDMSG;
+}
+
+#endif /* __SYNC_CALLS_BPF_H */
