@@ -34,6 +34,10 @@
 #   (h) fio, 4 KiB random reads and writes (buffered), two forked jobs at
 #       iodepth 32: the workload that used to lose events and report
 #       false overlaps; with the events lost under uringcheck as a column
+#   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
+#       process with an idle ring (the sync-overlap hook's cost to ordinary
+#       system calls), and (j) the same with a request in flight (every
+#       pread sent and judged)
 # then untimed diagnostics: isolation of parallel instances, uringcheck's
 # peak memory, per-BPF-program cost (kernel.bpf_stats_enabled), BPF load
 # and attach time, and (full runs, if perf works) a CPU profile.
@@ -75,6 +79,7 @@ PAR=8				# (f) instances
 BG_MAX=0.25			# cores of others' CPU use that make a pair suspect
 if [ $SMOKE = 1 ]; then
 	NOP_N=200000		# (a) NOPs per run
+	SYNC_N=200000		# (i) (j) preads per run
 	PAR_N=50000		# (f) NOPs per instance
 	FIO_RT=1 FIO_RAMP=0	# fio seconds per run, warm-up seconds
 	READ_MB=16 WRITE_MB=4	# data files
@@ -84,6 +89,7 @@ if [ $SMOKE = 1 ]; then
 	RETRIES=0		# re-runs of a pair measured on a busy machine
 else
 	NOP_N=5000000
+	SYNC_N=2000000		# (i) (j) preads per run
 	PAR_N=1000000
 	FIO_RT=5 FIO_RAMP=1
 	READ_MB=256 WRITE_MB=64
@@ -120,7 +126,7 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident ring_cycle; do
+for p in nop_bench trivial keep_resident ring_cycle sync_reads; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -298,6 +304,23 @@ run_nop() {			# a MODE ROUND
 	fi
 	raw "$r" a "$mode" ops "$(kv "$b.out" ops_per_sec)"
 	raw "$r" a "$mode" cpu_ns "$(kv "$b.out" cpu_ns_per_op)"
+}
+
+# (i) (j) ----------------------------------------------------------------------
+run_sync() {			# WORKLOAD MODE ROUND
+	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc busy=
+	[ "$w" = j ] && busy=busy
+	if [ "$mode" = plain ]; then
+		timeout -k 5 120 "$BIN/sync_reads" "$RFILE" $SYNC_N $busy >"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) plain round $r" $rc "$b.err" || return
+	else
+		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/sync_reads" "$RFILE" $SYNC_N $busy \
+			>"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
+	fi
+	raw "$r" "$w" "$mode" ops "$(kv "$b.out" ops_per_sec)"
 }
 
 # (b) (c) (d) ----------------------------------------------------------------
@@ -480,6 +503,9 @@ for r in $(seq "$ROUNDS"); do
 	measure_pair run_fio g "$r"
 	say "  round $r/$ROUNDS: (h) fio randrw, 2 jobs, qd32"
 	measure_pair run_fio h "$r"
+	say "  round $r/$ROUNDS: (i) (j) pread 4k, ring idle / busy"
+	measure_pair run_sync i "$r"
+	measure_pair run_sync j "$r"
 	say "  round $r/$ROUNDS: (e) start-up x$START_RUNS"
 	measure_pair run_startup e "$r"
 	say "  round $r/$ROUNDS: (f) $PAR instances in parallel"
@@ -800,6 +826,10 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	printf "$ROWFMT" "(h) randrw 2 jobs qd32" "IOPS" "$(rate_cell h plain)" "$(rate_cell h check)" \
 		"$(ratios h | num_cell "%.3f")" "$(added_ns h | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "    events lost" "events" "" "$(vals h check lost | num_cell "%.0f")" "" "" "-" "-"
+	printf "$ROWFMT" "(i) pread 4k, ring idle" "ops/s" "$(rate_cell i plain)" "$(rate_cell i check)" \
+		"$(ratios i | num_cell "%.3f")" "$(added_ns i | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(j) pread 4k, ring busy" "ops/s" "$(rate_cell j plain)" "$(rate_cell j check)" \
+		"$(ratios j | num_cell "%.3f")" "$(added_ns j | num_cell "%+.0f" " ns")" "-" "-"
 	echo
 	echo "targets met: $MET of $TARGETS$([ ${#MISSED[@]} -gt 0 ] && printf '; missed: %s' "$(IFS=,; echo "${MISSED[*]}" | sed 's/,/, /g')")$([ $SMOKE = 1 ] && echo " (smoke: informational, never fails)")"
 	echo
@@ -811,6 +841,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  added/request   1/ops_uringcheck - 1/ops_plain per round, in ns; (e): checked - plain launch-to-exit"
 	echo "                  time (per round, medians of that round's launches)"
 	echo "  *               (d) one op = a 4 KiB write + its fsync, i.e. two io_uring requests"
+	echo "  (i) (j)         plain pread(2)s by a process with a ring: (i) nothing in flight (the hook's cost to"
+	echo "                  ordinary calls), (j) a READ in flight elsewhere (each pread sent and judged: sync-overlap)"
 	echo "  (h)             IOPS = reads + writes of both jobs; events lost = records the event buffer could"
 	echo "                  not take in that run (docs/lost-events.md: never a false error)"
 	echo "  (f)             agg/s = all NOPs / (last end - first start); added/request = CPU ns per NOP"

@@ -116,7 +116,7 @@ case_verdict() {
 	# fails the run by default.
 	want_rc=0
 	for k in ${expect//+/ }; do
-		case $k in overlap|bufreg-lifetime|munmap-inflight|dropped) want_rc=66 ;; esac
+		case $k in overlap|bufreg-lifetime|munmap-inflight|dropped|sync-overlap) want_rc=66 ;; esac
 	done
 	want_rc=${status:-$want_rc}
 	if [ "$got" = "$expect" ] && [ "$rc" = "$want_rc" ] && [ "$bad" = 0 ] &&

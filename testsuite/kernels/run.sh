@@ -41,7 +41,7 @@ case_list() {
 		if [ -z "$status" ]; then
 			status=0
 			for k in ${expect//+/ }; do
-				case $k in overlap|bufreg-lifetime|munmap-inflight|dropped) status=66 ;; esac
+				case $k in overlap|bufreg-lifetime|munmap-inflight|dropped|sync-overlap) status=66 ;; esac
 			done
 		fi
 		opts=$(hval "$hdr" options | tr ',' ' ')
