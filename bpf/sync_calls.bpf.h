@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sync-overlap: plain system calls that store into user memory (read,
- * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom) or load
- * from it (write, pwrite64, writev, pwritev, pwritev2, sendto, sendmsg),
- * sent to user space with their ranges to be judged against the in-flight
- * requests, as the overlap rule judges two requests.
+ * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom), sent to
+ * user space with their ranges to be judged against the in-flight reads,
+ * as the overlap rule judges two requests.
+ *
+ * Not judged yet: a store against an in-flight *source* (read(2) into a
+ * buffer a WRITE request sends) and a load (write(2), send) from a buffer
+ * an in-flight READ fills. Both are ordered whenever the data flows
+ * between them (liburing's tests feed the pipe a READ waits on from that
+ * READ's own buffer: the load is over before the store can begin), and
+ * telling that apart needs the pipe or socket of the in-flight request,
+ * which is not known at submission. The direction table keeps the loads
+ * for when it is.
  *
  * Cost: these calls are the most frequent on any machine. Every one pays
  * the tracked-process lookup; only a process that uses io_uring and has a
@@ -23,10 +31,9 @@ static __always_inline __u8 sync_call_dir(long id)
 	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
 	case UC_NR_GETRANDOM:
 		return UC_DIR_SINK;
-	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
-	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
-		return UC_DIR_SOURCE;
 	}
+	/* write, pwrite64, writev, pwritev(2), sendto, sendmsg would be
+	 * UC_DIR_SOURCE: not judged yet (above). */
 	return UC_DIR_NONE;
 }
 

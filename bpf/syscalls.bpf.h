@@ -219,8 +219,6 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_READ: case UC_NR_PREAD64: case UC_NR_READV: case UC_NR_PREADV:
 	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
 	case UC_NR_GETRANDOM:
-	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
-	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
 		blocking_begins(id);	/* reads are where programs wait */
 		break;
 	case UC_NR_BRK:

@@ -9,8 +9,9 @@
  * bufreg-lifetime: IORING_UNREGISTER_BUFFERS, or IORING_REGISTER_BUFFERS_UPDATE
  * of an index, while a request using that index is in flight.
  *
- * sync-overlap: a plain read/write-family call storing into bytes an
- * in-flight request holds, or loading bytes an in-flight sink fills.
+ * sync-overlap: a plain read-family call storing into bytes an in-flight
+ * read stores into (bpf/sync_calls.bpf.h says why the other directions
+ * are not judged yet).
  *
  * All are judged against the requests in flight when the call *entered*
  * (a request finishing during the call still raced with it), and reported
@@ -403,8 +404,9 @@ static void sync_hit(struct itree_node *n, void *arg)
 	const struct uc_request *r = n->owner;
 	bool spans_loss;
 
-	/* Loading from memory a request also loads from is no conflict. */
-	if (pc->call.dir == UC_DIR_SOURCE && r->sub.direction != UC_DIR_SINK)
+	/* Two stores: against a source, the data may flow from it to the
+	 * call (a pipe), which orders them (bpf/sync_calls.bpf.h). */
+	if (r->sub.direction != UC_DIR_SINK)
 		return;
 	for (uint32_t i = 0; i < pc->nhits; i++)
 		if (pc->hits[i].seq == r->sub.seq)

@@ -1321,11 +1321,9 @@ static const struct {
 		"tearing the ring down; never reuse or free a buffer before its "
 		"request's CQE.", "2.0" },
 	[UC_KIND_SYNC_OVERLAP] = { "SyncCallIntoInFlightBuffer",
-		"A plain system call stored into or loaded from an in-flight io_uring buffer",
+		"A plain system call stored into an in-flight io_uring read buffer",
 		"read, pread64, readv, preadv(2), recvfrom, recvmsg or getrandom stored "
-		"into bytes an in-flight request holds, or write, pwrite64, writev, "
-		"pwritev(2), sendto or sendmsg loaded bytes an in-flight request is "
-		"still filling.",
+		"into bytes an in-flight read request is also storing into.",
 		"The bytes that remain, or are sent, depend on timing: silent "
 		"corruption. Wait for the request's CQE before touching its buffer "
 		"with another system call.", "7.0" },

@@ -7,7 +7,13 @@
  *  - after the WRITE's CQE, it reads the file into buf: the buffer is the
  *    program's again;
  *  - read(2) returning 0 bytes (EOF) into buf while a READ holds it
- *    stores nothing.
+ *    stores nothing;
+ *  - liburing's tests' idiom: a READ from a pipe into buf waits for data
+ *    that the program writes into that pipe *from buf*: the write(2)
+ *    loads buf before the READ can store into it (not judged: the data
+ *    flow orders them);
+ *  - and the mirror: a WRITE of buf into a pipe, and read(2) of that pipe
+ *    into buf: the store comes after the WRITE's load.
  */
 #include "uc_test.h"
 
@@ -64,6 +70,27 @@ int main(void)
 	c = wait_one(&ring);
 	if (c.user_data != 2 || c.res != 100)
 		fail("READ: user_data=%llu res=%d", (unsigned long long)c.user_data, c.res);
+
+	/* The feeding idiom: the READ's data comes from its own buffer. */
+	sqe = get_sqe(&ring);
+	io_uring_prep_read(sqe, e[0], buf, 64, 0);
+	sqe->user_data = 3;
+	submit_exact(&ring, 1);
+	if (SYS(write(e[1], buf, 64)) != 64)
+		fail("write: short");
+	c = wait_one(&ring);
+	if (c.user_data != 3 || c.res != 64)
+		fail("READ 3: user_data=%llu res=%d", (unsigned long long)c.user_data, c.res);
+
+	/* The mirror: read(2) into the buffer a WRITE sends into the pipe. */
+	sqe = get_sqe(&ring);
+	io_uring_prep_write(sqe, e[1], buf, 64, 0);
+	sqe->user_data = 4;
+	submit_exact(&ring, 1);
+	c = wait_one(&ring);
+	if (c.user_data != 4 || c.res != 64)
+		fail("WRITE 4: user_data=%llu res=%d", (unsigned long long)c.user_data, c.res);
+	read_all(e[0], buf, 64);
 
 	io_uring_queue_exit(&ring);
 	return 0;

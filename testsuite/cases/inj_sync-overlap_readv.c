@@ -1,10 +1,9 @@
 /* uringcheck-test: expect=sync-overlap match="sync-overlap: readv[(][)] stored into" */
 /*
- * The other directions: a READ from an empty pipe into buf is in flight;
- * the program sends buf with write(2) (it loads bytes the READ is still
- * filling: what it sent depends on timing), then reads a file into the
- * second half of buf with readv(2) (a store, through an iovec).
- * Two sync-overlap findings, one per call.
+ * Through an iovec: a READ from an empty pipe into buf (8 KiB) is in
+ * flight; the program reads a file into the second half of buf with
+ * preadv(2), then again with readv(2). Two sync-overlap findings, one per
+ * call, each on the 4 KiB the call stored.
  */
 #include "uc_test.h"
 #include <sys/uio.h>
@@ -18,13 +17,12 @@ int main(void)
 	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	struct cqe_copy c;
-	int a[2], fd, null;
+	int a[2], fd;
 
 	SYS(pipe(a));
 	fd = SYS(mkstemp(tmpl));
 	SYS(unlink(tmpl));
 	feed(fd, 4096, 9);
-	null = SYS(open("/dev/null", O_WRONLY));
 	URING(io_uring_queue_init(8, &ring, 0));
 
 	sqe = get_sqe(&ring);
@@ -33,8 +31,6 @@ int main(void)
 	submit_exact(&ring, 1);
 	require_no_cqe(&ring, "READ submitted");
 
-	if (SYS(write(null, buf, 4096)) != 4096)		/* loads */
-		fail("write: short");
 	if (SYS(preadv(fd, &iov, 1, 0)) != 4096)		/* stores */
 		fail("preadv: short");
 	if (SYS(lseek(fd, 0, SEEK_SET)) != 0 || SYS(readv(fd, &iov, 1)) != 4096)
