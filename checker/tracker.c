@@ -25,6 +25,7 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->calls);
 	u64map_init(&t->teardowns);
 	u64map_init(&t->pending_execs);
+	u64map_init(&t->by_user_data);
 	t->report = report;
 	evidence_init(&t->ev, NULL);
 	stacks_init(&t->stacks);
@@ -93,6 +94,7 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 /* Forget a request: it left flight (or never held memory). */
 void tracker_drop_request(struct uc_tracker *t, struct uc_request *r)
 {
+	user_data_forget(t, r);
 	u64map_del(&t->requests, r->sub.seq);
 	if ((uintptr_t)u64map_get(&t->by_req, r->sub.req) == r->sub.seq)
 		u64map_del(&t->by_req, r->sub.req);
@@ -218,6 +220,7 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		u64map_put(&t->by_req, s->req, (void *)(uintptr_t)s->seq);
 
 	overlap_check(t, r);
+	user_data_check(t, r);
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_insert(&r->as->ranges, &r->nodes[i]);
 	r->as->inflight++;
@@ -475,6 +478,8 @@ void tracker_free(struct uc_tracker *t)
 	 * here on purpose: the process is about to exit. */
 	u64map_each(&t->aspaces, free_cb, NULL);
 	evidence_free(&t->ev);
+	u64map_free(&t->by_user_data);
+	user_data_free();
 	u64map_free(&t->requests);
 	u64map_free(&t->by_req);
 	u64map_free(&t->rings);

@@ -74,6 +74,8 @@ struct uc_tracker {
 	struct u64map teardowns;	/* teardown id -> records so far */
 	struct u64map pending_execs;	/* tgid -> left-in-flight finding of
 					 * an exec not known to succeed yet */
+	struct u64map by_user_data;	/* (ring, user_data) -> latest request
+					 * in flight with it (user_data_rule.c) */
 	struct uc_report *report;
 	struct uc_stacks stacks;
 	uint64_t reap_lag_ns;		/* threshold, for the report */
@@ -122,5 +124,11 @@ void teardown_free(struct uc_tracker *t);
 void overlap_check(struct uc_tracker *t, struct uc_request *r);
 bool requests_ordered(const struct uc_request *earlier,
 		      const struct uc_request *later);
+
+/* user-data-reuse (user_data_rule.c): at each new request with ranges,
+ * and when a request leaves flight. */
+void user_data_check(struct uc_tracker *t, struct uc_request *r);
+void user_data_forget(struct uc_tracker *t, const struct uc_request *r);
+void user_data_free(void);
 
 #endif

@@ -23,6 +23,7 @@ static const char *const kind_names[UC_KIND__COUNT] = {
 	[UC_KIND_REAP_LAG] = "reap-lag",
 	[UC_KIND_BUFREG_UNMAPPED] = "bufreg-unmapped",
 	[UC_KIND_SYNC_OVERLAP] = "sync-overlap",
+	[UC_KIND_USER_DATA_REUSE] = "user-data-reuse",
 };
 
 const char *uc_kind_name(enum uc_kind k)
@@ -655,6 +656,62 @@ static const char *unmap_call(uint32_t nr, uint64_t advice)
 		       advice == 8 ? "madvise(MADV_FREE)" : "madvise(MADV_REMOVE)";
 	default: return "unmap";
 	}
+}
+
+/*
+ * One request context for two in-flight requests (docs/hazards.md): the
+ * second submission is the news, the first the evidence.
+ */
+void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_finding *f)
+{
+	const struct uc_request_desc *a = &f->inflight, *b = &f->incoming;
+	char ba[16], bb[16], sum[200];
+	FILE *o = rep->out;
+	int t;
+
+	snprintf(sum, sizeof(sum), "user-data-reuse %s/%s in pid %u",
+		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), f->tgid);
+	t = take(rep, UC_KIND_USER_DATA_REUSE, f->key, sum, b->stack_id);
+	if (t == TAKE_SKIP)
+		return;
+	if (rep->want_json) {
+		char *buf;
+		size_t len;
+		FILE *j = json_open(rep, UC_KIND_USER_DATA_REUSE, sum, f->tgid, false,
+				    &buf, &len);
+
+		if (j) {
+			fputs(",\"evidence\":{\"user_data\":", j);
+			json_hex(j, b->user_data);
+			fputs(",\"request\":", j);
+			json_request(j, b);
+			fputs(",\"in_flight\":", j);
+			json_request(j, a);
+			fputs("},\"stacks\":[", j);
+			json_stack(rep, j, "request submitted", b->sqpoll ? 0 : b->stack_id,
+				   why_no_stack(rep, b->sqpoll));
+			fputc(',', j);
+			json_stack(rep, j, "in-flight request submitted",
+				   a->sqpoll ? 0 : a->stack_id, why_no_stack(rep, a->sqpoll));
+			fputc(']', j);
+			json_close(rep, j, UC_KIND_USER_DATA_REUSE, f->key, &buf);
+		}
+	}
+	if (t != TAKE_PRINT)
+		return;
+	fprintf(o, "==%u==%s: uringcheck: user-data-reuse: %s submitted with user_data "
+		"0x%llx, a pointer, while %s with the same user_data is in flight on ring "
+		"fd %d\n", f->tgid, level(rep, UC_KIND_USER_DATA_REUSE),
+		uc_opcode_name(b->opcode, bb), (unsigned long long)b->user_data,
+		uc_opcode_name(a->opcode, ba), b->ring_fd);
+	print_request(rep, "request", b);
+	print_request(rep, "in flight with the same user_data:", a);
+	fprintf(o, "  Both completions will reach one request context: the program "
+		"cannot tell them apart,\n  and if the context is freed and reused, the "
+		"stale completion goes to its new owner.\n");
+	fprintf(o, "SUMMARY: uringcheck: %s\n\n", sum);
+	gen_suppression(rep, UC_KIND_USER_DATA_REUSE, b->stack_id);
+	fflush(o);
 }
 
 /*
@@ -1320,6 +1377,15 @@ static const struct {
 		"Cancel (IORING_OP_ASYNC_CANCEL) and reap every request before "
 		"tearing the ring down; never reuse or free a buffer before its "
 		"request's CQE.", "2.0" },
+	[UC_KIND_USER_DATA_REUSE] = { "UserDataPointerReused",
+		"A request reused the pointer user_data of a request still in flight",
+		"A request was submitted with a user_data that points into the "
+		"process's memory (its request context) while another request with "
+		"the same user_data was still in flight on the same ring.",
+		"Both completions reach one context: the program cannot tell them "
+		"apart, and if the context was freed and reused, the stale "
+		"completion goes to its new owner. Give each in-flight request its "
+		"own context.", "4.0" },
 	[UC_KIND_SYNC_OVERLAP] = { "SyncCallIntoInFlightBuffer",
 		"A plain system call stored into an in-flight io_uring read buffer",
 		"read, pread64, readv, preadv(2), recvfrom, recvmsg or getrandom stored "

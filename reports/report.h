@@ -25,6 +25,7 @@ enum uc_kind {
 	UC_KIND_REAP_LAG,
 	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
 	UC_KIND_SYNC_OVERLAP,		/* a plain system call into in-flight memory */
+	UC_KIND_USER_DATA_REUSE,	/* one pointer user_data on two in-flight requests */
 	UC_KIND__COUNT,
 };
 
@@ -99,6 +100,14 @@ struct uc_unmap_finding {
 	struct uc_request_desc req;	/* range: the whole request range */
 	bool spans_loss;		/* confirmed although events were lost */
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
+};
+
+/* a request submitted with the pointer user_data of one still in flight
+ * on the same ring */
+struct uc_ud_reuse_finding {
+	uint32_t tgid;
+	struct uc_request_desc inflight, incoming;
+	uint64_t key;
 };
 
 /* a plain system call (read, write, ...) storing into or loading from
@@ -253,6 +262,7 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
 void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
 void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f);
+void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_finding *f);
 void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f);
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);

@@ -78,7 +78,7 @@ done
 
 # --- cases -------------------------------------------------------------------
 # Kinds a report can name (reports/report.c); a case expects a "+" list.
-KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap"
+KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap user-data-reuse"
 
 # case_verdict SRC [TAG]: runs one case and prints one line,
 # "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
@@ -695,7 +695,7 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 run = a["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap"], ids
+assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap", "user-data-reuse"], ids
 [r] = run["results"]
 assert r["ruleId"] == "overlap" and r["level"] == "error"
 loc = r["locations"][0]["physicalLocation"]

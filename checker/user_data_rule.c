@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * user-data-reuse (docs/hazards.md): a request submitted with the same
+ * user_data as a request still in flight on the same ring, when that value
+ * points into the process's writable memory (the "user_data is my request
+ * context" idiom). Small integers and other tags are shared legitimately
+ * and never a finding; nor are members of one link chain (one operation,
+ * ordered by the kernel) or requests whose success CQE is suppressed.
+ *
+ * Judged for the requests the kernel side sends, those that hold user
+ * memory: a NOP, POLL or TIMEOUT reusing a context is not seen.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "tracker.h"
+#include "xalloc.h"
+#include "../reports/dedup.h"
+#include "../reports/report.h"
+
+#define UC_IOSQE_CQE_SKIP_SUCCESS	(1u << 6)
+
+static uint64_t ud_key(uint64_t ctx, uint64_t user_data)
+{
+	return uc_key_mix(ctx, user_data);
+}
+
+/* A user-space pointer as programs make them: canonical, past the first
+ * 64 KiB, 8-byte aligned (a context struct). */
+static bool pointer_like(uint64_t v)
+{
+	return v >= 0x10000 && v < 0x800000000000ULL && !(v & 7);
+}
+
+/* Writable mappings of the last process asked about, from /proc. */
+static struct {
+	uint32_t tgid;
+	uint64_t (*ranges)[2];
+	size_t n;
+	uint64_t read_at;		/* tracker events when read */
+} writable;
+
+static void read_writable(uint32_t tgid, uint64_t now)
+{
+	char path[64], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", tgid);
+	writable.tgid = tgid;
+	writable.n = 0;
+	writable.read_at = now;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		char perms[5];
+
+		if (sscanf(line, "%llx-%llx %4s", &s, &e, perms) != 3 || perms[1] != 'w')
+			continue;
+		writable.ranges = xrealloc(writable.ranges,
+					   (writable.n + 1) * sizeof(*writable.ranges));
+		writable.ranges[writable.n][0] = s;
+		writable.ranges[writable.n][1] = e;
+		writable.n++;
+	}
+	fclose(f);
+}
+
+/*
+ * Does @v point into writable memory of @tgid? Read from /proc once and
+ * again when an address is not found (a mapping made since), at most
+ * every 4096 events. A process already gone cannot be asked: its pointer-
+ * like value is taken as a pointer.
+ */
+static bool points_to_writable(struct uc_tracker *t, uint32_t tgid, uint64_t v)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		if (writable.tgid != tgid ||
+		    (pass && t->events - writable.read_at >= 4096))
+			read_writable(tgid, t->events);
+		else if (pass)
+			break;
+		for (size_t i = 0; i < writable.n; i++)
+			if (v >= writable.ranges[i][0] && v < writable.ranges[i][1])
+				return true;
+	}
+	if (!writable.n)	/* /proc/PID/maps unreadable: the process left */
+		return true;
+	return false;
+}
+
+void user_data_check(struct uc_tracker *t, struct uc_request *r)
+{
+	const struct uc_submit *s = &r->sub;
+	uint64_t key = ud_key(s->ctx, s->user_data);
+	struct uc_request *prev;
+	struct uc_ud_reuse_finding f;
+	bool spans_loss;
+
+	if (!pointer_like(s->user_data) || (s->sqe_flags & UC_IOSQE_CQE_SKIP_SUCCESS))
+		return;
+	prev = u64map_put(&t->by_user_data, key, r);
+	if (!prev || prev == r || prev->sub.ctx != s->ctx ||
+	    prev->sub.user_data != s->user_data)
+		return;
+	if (prev->sub.chain_seq && prev->sub.chain_seq == s->chain_seq)
+		return;		/* one operation, ordered by the kernel */
+	if (!points_to_writable(t, s->hdr.tgid, s->user_data))
+		return;
+	if (evidence_judge(t, prev, &spans_loss) == UC_WITHHELD) {
+		report_withheld(t->report, UC_KIND_USER_DATA_REUSE, 1);
+		return;
+	}
+	memset(&f, 0, sizeof(f));
+	f.tgid = s->hdr.tgid;
+	describe_request(&f.inflight, prev, prev->ranges[0].addr,
+			 prev->ranges[0].addr + prev->ranges[0].len);
+	describe_request(&f.incoming, r, r->ranges[0].addr,
+			 r->ranges[0].addr + r->ranges[0].len);
+	f.key = uc_key_mix(uc_key_mix(stacks_site_key(&t->stacks, prev->sub.stack_id),
+				      stacks_site_key(&t->stacks, s->stack_id)),
+			   prev->sub.opcode << 8 | s->opcode);
+	report_user_data_reuse(t->report, &f);
+}
+
+void user_data_forget(struct uc_tracker *t, const struct uc_request *r)
+{
+	uint64_t key = ud_key(r->sub.ctx, r->sub.user_data);
+
+	if (u64map_get(&t->by_user_data, key) == r)
+		u64map_del(&t->by_user_data, key);
+}
+
+void user_data_free(void)
+{
+	free(writable.ranges);
+	writable.ranges = NULL;
+	writable.n = 0;
+}
