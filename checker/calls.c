@@ -50,19 +50,27 @@ struct pending_call {
 	bool spans_loss;		/* ... and confirmed hits among them */
 };
 
+/* Keeps a copy of in-flight request @r (the request may end before the
+ * call returns) as hit, described by its range piece [start, end), with
+ * [sstart, send) the bytes it shares with the call. */
 static void add_hit(struct uc_tracker *t, struct pending_call *pc,
-		    const struct uc_request *r)
+		    const struct uc_request *r, uint64_t start, uint64_t end,
+		    uint64_t sstart, uint64_t send)
 {
 	if (pc->nhits == pc->cap) {
 		pc->cap = pc->cap ? pc->cap * 2 : 8;
 		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
 		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
+		pc->hit_start = xrealloc(pc->hit_start, pc->cap * sizeof(*pc->hit_start));
+		pc->hit_end = xrealloc(pc->hit_end, pc->cap * sizeof(*pc->hit_end));
 	}
-	describe_request(&pc->hits[pc->nhits], r, r->ranges[0].addr,
-			 r->ranges[0].addr + r->ranges[0].len);
+	describe_request(&pc->hits[pc->nhits], r, start, end);
 	/* The request may finish before the call returns: keep its stack. */
 	stacks_ref(&t->stacks, r->sub.stack_id);
-	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
+	pc->hit_ctx[pc->nhits] = r->sub.ctx;
+	pc->hit_start[pc->nhits] = sstart;
+	pc->hit_end[pc->nhits] = send;
+	pc->nhits++;
 }
 
 static void pending_free(struct uc_tracker *t, struct pending_call *pc)
@@ -104,14 +112,7 @@ static void unmap_hit(struct itree_node *n, void *arg)
 	}
 	pc->spans_loss |= spans_loss;
 	/* Keep the overlapping piece of this range as the description. */
-	if (pc->nhits == pc->cap) {
-		pc->cap = pc->cap ? pc->cap * 2 : 8;
-		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
-		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
-	}
-	describe_request(&pc->hits[pc->nhits], r, n->start, n->end);
-	stacks_ref(&s->t->stacks, r->sub.stack_id);
-	pc->hit_ctx[pc->nhits++] = r->sub.ctx;
+	add_hit(s->t, pc, r, n->start, n->end, n->start, n->end);
 }
 
 static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
@@ -264,7 +265,8 @@ static void index_hit(uint64_t seq, void *val, void *arg)
 		return;
 	}
 	s->pc->spans_loss |= spans_loss;
-	add_hit(s->t, s->pc, r);
+	add_hit(s->t, s->pc, r, r->ranges[0].addr, r->ranges[0].addr + r->ranges[0].len,
+		r->ranges[0].addr, r->ranges[0].addr + r->ranges[0].len);
 }
 
 static void register_enter(struct uc_tracker *t, struct pending_call *pc)
@@ -416,19 +418,8 @@ static void sync_hit(struct itree_node *n, void *arg)
 		return;
 	}
 	pc->spans_loss |= spans_loss;
-	if (pc->nhits == pc->cap) {
-		pc->cap = pc->cap ? pc->cap * 2 : 8;
-		pc->hits = xrealloc(pc->hits, pc->cap * sizeof(*pc->hits));
-		pc->hit_ctx = xrealloc(pc->hit_ctx, pc->cap * sizeof(*pc->hit_ctx));
-		pc->hit_start = xrealloc(pc->hit_start, pc->cap * sizeof(*pc->hit_start));
-		pc->hit_end = xrealloc(pc->hit_end, pc->cap * sizeof(*pc->hit_end));
-	}
-	describe_request(&pc->hits[pc->nhits], r, n->start, n->end);
-	stacks_ref(&s->t->stacks, r->sub.stack_id);
-	pc->hit_ctx[pc->nhits] = r->sub.ctx;
-	pc->hit_start[pc->nhits] = n->start > s->qstart ? n->start : s->qstart;
-	pc->hit_end[pc->nhits] = n->end < s->qend ? n->end : s->qend;
-	pc->nhits++;
+	add_hit(s->t, pc, r, n->start, n->end, n->start > s->qstart ? n->start : s->qstart,
+		n->end < s->qend ? n->end : s->qend);
 }
 
 /* The call's ranges (inline, then continuation records) into pc->regs. */
