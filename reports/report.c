@@ -303,6 +303,32 @@ static void json_request(FILE *j, const struct uc_request_desc *d)
 	fprintf(j, ",\"iovecs\":%u}", d->vectored ? d->nr_ranges : 0);
 }
 
+/* Why a request has no stack, when it has none (a capture the checker
+ * could not keep says so itself: checker/stacks.c). */
+static const char *why_no_stack(const struct uc_report *rep, bool sqpoll)
+{
+	if (sqpoll)
+		return "submitted by the SQPOLL kernel thread";
+	if (rep->stacks_off)
+		return "none captured: --stack-size=0";
+	return "none captured for this request";
+}
+
+/* "stacks":[..] of a finding about two requests: the newer one, then
+ * the one in flight. */
+static void json_pair_stacks(struct uc_report *rep, FILE *j,
+			     const struct uc_request_desc *newer,
+			     const struct uc_request_desc *inflight)
+{
+	fputs("\"stacks\":[", j);
+	json_stack(rep, j, "request submitted", newer->sqpoll ? 0 : newer->stack_id,
+		   why_no_stack(rep, newer->sqpoll));
+	fputc(',', j);
+	json_stack(rep, j, "in-flight request submitted",
+		   inflight->sqpoll ? 0 : inflight->stack_id, why_no_stack(rep, inflight->sqpoll));
+	fputc(']', j);
+}
+
 /* Opens a finding object; the caller adds ,"evidence":{..},"stacks":[..]. */
 static FILE *json_open(struct uc_report *rep, enum uc_kind k, const char *summary,
 		       uint32_t pid, bool spans_loss, char **buf, size_t *len)
@@ -377,16 +403,6 @@ static void print_stack(struct uc_report *rep, const char *title, uint64_t id,
 	rep->print_stack(rep->stack_ctx, rep->out, id, no_stack);
 }
 
-/* Why a request has no stack, when it has none (a capture the checker
- * could not keep says so itself: checker/stacks.c). */
-static const char *why_no_stack(const struct uc_report *rep, bool sqpoll)
-{
-	if (sqpoll)
-		return "submitted by the SQPOLL kernel thread";
-	if (rep->stacks_off)
-		return "none captured: --stack-size=0";
-	return "none captured for this request";
-}
 
 static void print_request(struct uc_report *rep, const char *role,
 			  const struct uc_request_desc *d)
@@ -443,13 +459,8 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 			json_hex(j, f->start);
 			fputc(',', j);
 			json_hex(j, f->end);
-			fputs("]},\"stacks\":[", j);
-			json_stack(rep, j, "request submitted", b->sqpoll ? 0 : b->stack_id,
-				   why_no_stack(rep, b->sqpoll));
-			fputc(',', j);
-			json_stack(rep, j, "in-flight request submitted",
-				   a->sqpoll ? 0 : a->stack_id, why_no_stack(rep, a->sqpoll));
-			fputc(']', j);
+			fputs("]},", j);
+			json_pair_stacks(rep, j, b, a);
 			json_close(rep, j, UC_KIND_OVERLAP, f->key, &buf);
 		}
 	}
@@ -687,13 +698,8 @@ void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_find
 			json_request(j, b);
 			fputs(",\"in_flight\":", j);
 			json_request(j, a);
-			fputs("},\"stacks\":[", j);
-			json_stack(rep, j, "request submitted", b->sqpoll ? 0 : b->stack_id,
-				   why_no_stack(rep, b->sqpoll));
-			fputc(',', j);
-			json_stack(rep, j, "in-flight request submitted",
-				   a->sqpoll ? 0 : a->stack_id, why_no_stack(rep, a->sqpoll));
-			fputc(']', j);
+			fputs("},", j);
+			json_pair_stacks(rep, j, b, a);
 			json_close(rep, j, UC_KIND_USER_DATA_REUSE, f->key, &buf);
 		}
 	}
