@@ -441,9 +441,11 @@ if want "runner: cqe-skip on tmpfs"; then
 	# Reads from tmpfs go to io-wq: a CQE-skipping READ ends there without
 	# a CQE, and the linked NOP's CQE is the only sign. A later READ into
 	# its buffer was reported as an overlap 3 runs in 4.
-	# (The log is kept outside /tmp, which the private tmpfs hides.)
+	# (The log is kept outside /tmp, which the private tmpfs hides, by a
+	# path relative to the tree: the tree itself may be under /tmp, and
+	# the working directory stays reachable under the new mount.)
 	bad=0
-	ts_log=$PWD/.output/cqe-skip-tmpfs.log
+	ts_log=.output/cqe-skip-tmpfs.log
 	for run in 1 2 3 4 5 6; do
 		rm -f "$ts_log"
 		unshare -m sh -c "mount -t tmpfs none /tmp && $UC --log-file=$ts_log $BIN/ok_cqe_skip" \
