@@ -183,33 +183,26 @@ enum uc_verdict evidence_judge(struct uc_tracker *t, const struct uc_request *ol
 	return UC_WITHHELD;
 }
 
-/* What each record type's loss costs, for the loss warning. */
-static const char *const lost_what[UC_EV_TYPES] = {
-	[UC_EV_RING_CREATE] = "ring creations",
-	[UC_EV_SUBMIT] = "submissions (not checked)",
-	[UC_EV_RANGES] = "iovec chunks",
-	[UC_EV_DONE] = "ends",
-	[UC_EV_FORK] = "forks",
-	[UC_EV_EXEC] = "execs",
-	[UC_EV_EXIT] = "exits",
-	[UC_EV_CALL] = "system calls (not checked)",
-	[UC_EV_CALL_RET] = "system call results",
-	[UC_EV_REGISTER] = "registrations",
-	[UC_EV_DROPPED] = "teardown listings",
-	[UC_EV_UNREAPED] = "ring states at teardown",
-	[UC_EV_TEARDOWN] = "teardowns",
-	[UC_EV_REAP_LAG] = "reap-lag records",
-	[UC_EV_MAPPING] = "mappings (for symbols)",
-};
-
-static const char *const lost_json[UC_EV_TYPES] = {
-	[UC_EV_RING_CREATE] = "ring_create", [UC_EV_SUBMIT] = "submit",
-	[UC_EV_RANGES] = "ranges", [UC_EV_DONE] = "end", [UC_EV_FORK] = "fork",
-	[UC_EV_EXEC] = "exec", [UC_EV_EXIT] = "exit", [UC_EV_CALL] = "call",
-	[UC_EV_CALL_RET] = "call_return", [UC_EV_REGISTER] = "register",
-	[UC_EV_DROPPED] = "teardown_listing", [UC_EV_UNREAPED] = "ring_state",
-	[UC_EV_TEARDOWN] = "teardown", [UC_EV_REAP_LAG] = "reap_lag",
-	[UC_EV_MAPPING] = "mapping",
+/* Each record type's loss: what it costs (the warning) and its name in
+ * --json (events_lost_NAME). */
+static const struct {
+	const char *what, *json;
+} lost_names[UC_EV_TYPES] = {
+	[UC_EV_RING_CREATE] = { "ring creations", "ring_create" },
+	[UC_EV_SUBMIT] = { "submissions (not checked)", "submit" },
+	[UC_EV_RANGES] = { "iovec chunks", "ranges" },
+	[UC_EV_DONE] = { "ends", "end" },
+	[UC_EV_FORK] = { "forks", "fork" },
+	[UC_EV_EXEC] = { "execs", "exec" },
+	[UC_EV_EXIT] = { "exits", "exit" },
+	[UC_EV_CALL] = { "system calls (not checked)", "call" },
+	[UC_EV_CALL_RET] = { "system call results", "call_return" },
+	[UC_EV_REGISTER] = { "registrations", "register" },
+	[UC_EV_DROPPED] = { "teardown listings", "teardown_listing" },
+	[UC_EV_UNREAPED] = { "ring states at teardown", "ring_state" },
+	[UC_EV_TEARDOWN] = { "teardowns", "teardown" },
+	[UC_EV_REAP_LAG] = { "reap-lag records", "reap_lag" },
+	[UC_EV_MAPPING] = { "mappings (for symbols)", "mapping" },
 };
 
 size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)
@@ -221,10 +214,10 @@ size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)
 	if (!l || !l->events)
 		return 0;
 	for (int i = 0; i < UC_EV_TYPES && o < len; i++) {
-		if (!l->by_type[i] || !lost_what[i])
+		if (!l->by_type[i] || !lost_names[i].what)
 			continue;
 		o += snprintf(buf + o, len - o, "%s%llu %s", o ? ", " : "",
-			      (unsigned long long)l->by_type[i], lost_what[i]);
+			      (unsigned long long)l->by_type[i], lost_names[i].what);
 		if (i == UC_EV_DONE && o < len)
 			o += snprintf(buf + o, len - o, " (%llu kept by the kernel side, "
 				      "%llu of their requests ended from there)",
@@ -243,9 +236,9 @@ int evidence_json_counters(const struct uc_tracker *t, struct uc_json_counter *c
 	if (!l)
 		return 0;
 	for (int i = 0; i < UC_EV_TYPES && n < max; i++) {
-		if (!lost_json[i])
+		if (!lost_names[i].json)
 			continue;
-		snprintf(names[n], 40, "events_lost_%s", lost_json[i]);
+		snprintf(names[n], 40, "events_lost_%s", lost_names[i].json);
 		c[n].name = names[n];
 		c[n++].value = l->by_type[i];
 	}
