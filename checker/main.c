@@ -101,6 +101,11 @@ static FILE *open_log(const char *pattern, pid_t pid)
 	return f;
 }
 
+static const struct uc_stack *map_stack_store(void *sess)
+{
+	return session_stack_store(sess);
+}
+
 static void on_event(void *arg, const void *data, size_t size)
 {
 	tracker_event(arg, data, size);
@@ -325,7 +330,7 @@ int main(int argc, char **argv)
 	if (session_start(&sess, &opt, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
 	tracker.ev.sess = &sess;	/* judge against its kernel side */
-	stacks_attach_store(&tracker.stacks, sess.stack_store, sess.stack_cursor);
+	stacks_attach_store(&tracker.stacks, map_stack_store, &sess, sess.stack_cursor);
 
 	if (opt.liburing_uprobes) {
 		if (!opt.reap_lag_ms)

@@ -258,33 +258,26 @@ static size_t page_round(size_t n)
 
 /*
  * What checker/evidence.c reads to judge findings when events were lost,
- * mapped once: the event buffer's consumer position (the position of the
- * record being read), this session's loss counters, and the in-flight
- * table. Stale lost ends of the slot's previous owner are discarded.
+ * mapped at start: the event buffer's consumer position (the position of
+ * the record being read) and this session's loss counters; stale lost
+ * ends of the slot's previous owner are discarded. The large arrays (the
+ * in-flight table, the stack store) are mapped when first needed: mapping
+ * a BPF array fills in its page tables at once, about 10 ms for the two,
+ * which every test of a suite paid at start-up whether it used them or not.
  */
 static int session_map_truth(struct uc_session *s)
 {
 	struct uringcheck_bpf *skel = s->skel;
-	size_t slots = bpf_map__max_entries(skel->maps.inf_keys);
 
 	s->consumer_pos = map_shared(s->events_fd, page_round(1), PROT_READ);
 	s->losses_len = page_round(UC_MAX_SESSIONS * sizeof(struct uc_session_losses));
 	s->losses_all = map_shared(bpf_map__fd(skel->maps.session_losses), s->losses_len,
 				   PROT_READ | PROT_WRITE);
-	s->inf_len[0] = page_round(slots * sizeof(uint64_t));
-	s->inf_len[1] = page_round(slots * sizeof(struct uc_inflight));
-	s->inf_keys = map_shared(bpf_map__fd(skel->maps.inf_keys), s->inf_len[0], PROT_READ);
-	s->inf_vals = map_shared(bpf_map__fd(skel->maps.inf_vals), s->inf_len[1], PROT_READ);
-	s->inf_mask = slots - 1;
-	s->store_len = page_round(UC_STACK_SLOTS * sizeof(struct uc_stack));
-	s->stack_store = map_shared(bpf_map__fd(skel->maps.stack_store), s->store_len,
-				    PROT_READ);
 	/* The store's cursor, in the shared .bss (not skel->bss: mapped here
 	 * whether this instance loaded the object or joined it). */
 	s->bss_len = page_round(sizeof(struct uringcheck_bpf__bss));
 	s->bss = map_shared(bpf_map__fd(skel->maps.bss), s->bss_len, PROT_READ);
-	if (!s->consumer_pos || !s->losses_all || !s->inf_keys || !s->inf_vals ||
-	    !s->stack_store || !s->bss)
+	if (!s->consumer_pos || !s->losses_all || !s->bss)
 		return -1;
 	s->stack_cursor = (const uint64_t *)
 		&((const struct uringcheck_bpf__bss *)s->bss)->stack_cursor;
@@ -328,9 +321,34 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg)
 	return (int)n;
 }
 
-bool session_in_flight(const struct uc_session *s, uint64_t req, uint64_t seq)
+const struct uc_stack *session_stack_store(struct uc_session *s)
 {
-	uint32_t home = uc_inf_home(req, s->inf_mask);
+	if (!s->stack_store && s->skel) {
+		s->store_len = page_round(UC_STACK_SLOTS * sizeof(struct uc_stack));
+		s->stack_store = map_shared(bpf_map__fd(s->skel->maps.stack_store),
+					    s->store_len, PROT_READ);
+	}
+	return s->stack_store;
+}
+
+bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq)
+{
+	uint32_t home;
+
+	if (!s->inf_keys && s->skel) {
+		size_t slots = bpf_map__max_entries(s->skel->maps.inf_keys);
+
+		s->inf_len[0] = page_round(slots * sizeof(uint64_t));
+		s->inf_len[1] = page_round(slots * sizeof(struct uc_inflight));
+		s->inf_keys = map_shared(bpf_map__fd(s->skel->maps.inf_keys),
+					 s->inf_len[0], PROT_READ);
+		s->inf_vals = map_shared(bpf_map__fd(s->skel->maps.inf_vals),
+					 s->inf_len[1], PROT_READ);
+		s->inf_mask = slots - 1;
+	}
+	if (!s->inf_keys || !s->inf_vals)
+		return false;
+	home = uc_inf_home(req, s->inf_mask);
 
 	for (uint32_t i = 0; i < UC_INF_WINDOW; i++) {
 		uint32_t idx = (home + i) & s->inf_mask;

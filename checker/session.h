@@ -78,7 +78,10 @@ typedef void (*uc_lost_end_fn)(void *arg, uint64_t seq, uint64_t pos);
 int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg);
 /* Is request @seq (struct io_kiocb @req) in the kernel's in-flight table
  * now? */
-bool session_in_flight(const struct uc_session *s, uint64_t req, uint64_t seq);
+bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq);
+/* The stack store (struct uc_stack in uringcheck.h), mapped on first use;
+ * NULL if it cannot be. */
+const struct uc_stack *session_stack_store(struct uc_session *s);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
 /*

@@ -198,10 +198,12 @@ void stacks_rescue(struct uc_stacks *s)
 	}
 }
 
-void stacks_attach_store(struct uc_stacks *s, const struct uc_stack *store,
+void stacks_attach_store(struct uc_stacks *s,
+			 const struct uc_stack *(*map_store)(void *ctx), void *ctx,
 			 const uint64_t *cursor)
 {
-	s->store = store;
+	s->map_store = map_store;
+	s->map_ctx = ctx;
 	s->cursor = cursor;
 }
 
@@ -211,7 +213,11 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	struct uc_capture *c;
 	struct uc_maps *m;
 
-	if (!id || !s->store || u64map_get(&s->by_id, id))
+	if (!id || u64map_get(&s->by_id, id))
+		return;
+	if (!s->store && s->map_store)
+		s->store = s->map_store(s->map_ctx);
+	if (!s->store)
 		return;
 	st = slot_of(s, id);
 	if (__atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != id) {

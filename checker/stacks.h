@@ -24,6 +24,8 @@ struct uc_stacks {
 	uint64_t unavailable;		/* stacks asked for but gone */
 	uint64_t overwritten;		/* gone from the store before read */
 	const struct uc_stack *store;	/* the BPF side's, mapped */
+	const struct uc_stack *(*map_store)(void *ctx);	/* ... on first use */
+	void *map_ctx;
 	const uint64_t *cursor;		/* ... captures taken so far */
 	uint64_t *lazy;			/* ids not copied yet, oldest first */
 	size_t lazy_head, nlazy, lazy_cap;
@@ -34,7 +36,10 @@ struct uc_vma_record;
 
 void stacks_init(struct uc_stacks *s);
 void stacks_free(struct uc_stacks *s);
-void stacks_attach_store(struct uc_stacks *s, const struct uc_stack *store,
+/* Captures are read from the store @map_store(@ctx) maps on first use;
+ * @cursor counts the captures taken. */
+void stacks_attach_store(struct uc_stacks *s,
+			 const struct uc_stack *(*map_store)(void *ctx), void *ctx,
 			 const uint64_t *cursor);
 /* Copies out the held captures the store is about to overwrite. */
 void stacks_rescue(struct uc_stacks *s);

@@ -261,12 +261,17 @@ void teardown_on_teardown(struct uc_tracker *t, const struct uc_teardown *td)
 		.tgid = td->hdr.tgid, .reason = td->reason, .detail = td->detail,
 		.ring_fd = td->ctx ? ring_fd(t, td->ctx) : -1,
 		.teardown_ts = td->hdr.ts,
-		.teardown_stack_id = td->stack_id,
 	};
-	stacks_ref(&t->stacks, td->stack_id);
 	group(t, r, f);
 	for (size_t i = 0; i < r->nrings; i++)
 		ring_state(t, &r->rings[i], f);
+	/* The stack of the close or exit only for a teardown that will be
+	 * told: a clean exit must not even map the stack store. */
+	if (f->held || f->nomem || f->unconsumed || f->head_past_tail) {
+		stacks_fetch(&t->stacks, td->stack_id);
+		f->teardown_stack_id = td->stack_id;
+		stacks_ref(&t->stacks, td->stack_id);
+	}
 	if (td->reason == UC_TD_CLOSE && td->ctx) {
 		/* A closed ring's registered buffers are unregistered with it:
 		 * their memory is the program's to release. */

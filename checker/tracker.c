@@ -398,7 +398,6 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 	case UC_EV_TEARDOWN:
 		if (size < sizeof(struct uc_teardown))
 			goto bad;
-		stacks_fetch(&t->stacks, ((const struct uc_teardown *)data)->stack_id);
 		teardown_on_teardown(t, data);
 		break;
 	case UC_EV_REAP_LAG:
