@@ -68,10 +68,11 @@ void options_help(FILE *out)
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"Run PROGRAM and report the io_uring buffer hazards it causes:\n"
-		"overlap, bufreg-lifetime, munmap-inflight, dropped (errors) and\n"
-		"left-in-flight, reap-lag (warnings). Reports go to stderr; the exit\n"
-		"status is PROGRAM's own unless an error kind was found. Needs root\n"
-		"(CAP_BPF, CAP_PERFMON).\n\n"
+		"overlap, bufreg-lifetime, munmap-inflight, dropped, sync-overlap\n"
+		"(errors) and left-in-flight, reap-lag, bufreg-unmapped,\n"
+		"user-data-reuse (warnings). Reports go to stderr; the exit status is\n"
+		"PROGRAM's own unless an error kind was found; events lost under load\n"
+		"never make one (docs/lost-events.md). Needs root (CAP_BPF, CAP_PERFMON).\n\n"
 		"Options:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char lhs[64];
