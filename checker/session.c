@@ -249,6 +249,12 @@ static void *map_shared(int fd, size_t len, int prot)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+static void unmap_if(const void *p, size_t len)
+{
+	if (p)
+		munmap((void *)p, len);
+}
+
 static size_t page_round(size_t n)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
@@ -631,28 +637,21 @@ void session_stop(struct uc_session *s)
 	ring_buffer__free(s->rb);
 	if (s->skel)
 		session_leave(s);
-	if (s->sleeping)
-		munmap(s->sleeping, s->sleeping_len);
-	if (s->consumer_pos)
-		munmap((void *)s->consumer_pos, page_round(1));
-	if (s->losses_all)
-		munmap(s->losses_all, s->losses_len);
-	if (s->inf_keys)
-		munmap((void *)s->inf_keys, s->inf_len[0]);
-	if (s->inf_vals)
-		munmap((void *)s->inf_vals, s->inf_len[1]);
-	if (s->stack_store)
-		munmap((void *)s->stack_store, s->store_len);
-	if (s->bss)
-		munmap(s->bss, s->bss_len);
+	/* Whatever was mapped from the kernel side. */
+	unmap_if(s->sleeping, s->sleeping_len);
+	unmap_if(s->consumer_pos, page_round(1));
+	unmap_if(s->losses_all, s->losses_len);
+	unmap_if(s->inf_keys, s->inf_len[0]);
+	unmap_if(s->inf_vals, s->inf_len[1]);
+	unmap_if(s->stack_store, s->store_len);
+	unmap_if(s->bss, s->bss_len);
+	s->consumer_pos = NULL;
+	s->losses_all = s->losses = NULL;
+	s->inf_keys = NULL;
+	s->inf_vals = NULL;
 	s->stack_store = NULL;
 	s->bss = NULL;
 	s->stack_cursor = NULL;
-	s->consumer_pos = NULL;
-	s->losses_all = NULL;
-	s->losses = NULL;
-	s->inf_keys = NULL;
-	s->inf_vals = NULL;
 	if (s->events_fd >= 0)
 		close(s->events_fd);
 	/* Our links and maps: the programs detach when no instance holds
