@@ -24,17 +24,19 @@ CC        ?= cc
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
-CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports
-LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp
+CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports -Iprofile
+LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lmicrohttpd
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
-	      zlib1g-dev liburing-dev libseccomp-dev make gcc g++ libc6-dev pkg-config
+	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev libmicrohttpd-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
-	      gnuplot-nox time dpkg-dev bc debuginfod
+	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
+	      python3-prometheus-client curl
 
-CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
+CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c) \
+		$(wildcard profile/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
@@ -48,7 +50,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
 all: uringcheck $(EXAMPLES) $(TESTPROGS) $(UNITTESTS)
 
-$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/symbolize $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
+$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/symbolize $(OUTPUT)/profile $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
 	@mkdir -p $@
 
 # CO-RE: the programs are compiled against this machine's kernel types and
@@ -68,6 +70,20 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	@$(BPFTOOL) gen skeleton $< > $@
 
+# The profile mode's own programs: counting only (bpf/profile.bpf.c).
+# -mcpu=v3: a ring slot is taken with an atomic fetch-and-add whose result
+# is used (BPF_FETCH, 5.12+; the profile needs 6.1's tracepoints anyway).
+$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h \
+		$(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	@$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
+		-Wall -Wno-unused-function -c $< -o $@
+	@$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	@$(BPFTOOL) gen skeleton $< name profile_bpf > $@
+
 # Header dependencies come from the compiler (-MMD): a header changed in
 # reports/ (say, a new kind that resizes struct uc_report) rebuilds every
 # object that includes it, whichever folder it is in.
@@ -76,6 +92,10 @@ $(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/profile/%.o: profile/%.c $(OUTPUT)/profile.skel.h | $(OUTPUT)/profile
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -170,6 +190,29 @@ $(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c \
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -l:liburing.a -lpthread
 all: $(OUTPUT)/tests/static_reap-lag_wait
+
+# The bench's floor: empty programs on the per-request hooks (bench/floor.c).
+$(OUTPUT)/bench:
+	@mkdir -p $@
+$(OUTPUT)/bench/floor.bpf.o: bench/floor.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bench
+	$(call msg,BPF,$@)
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -c $< -o $@
+	@$(LLVM_STRIP) -g $@
+$(OUTPUT)/bench/floor.skel.h: $(OUTPUT)/bench/floor.bpf.o
+	@$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+$(OUTPUT)/bench/floor: bench/floor.c $(OUTPUT)/bench/floor.skel.h
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -I$(OUTPUT)/bench -o $@ $< -lbpf
+all: $(OUTPUT)/bench/floor
+
+# Profile and doctor tests (testsuite/profile/tests.sh).
+PROFPROGS := $(patsubst testsuite/profile/%.c,$(OUTPUT)/profile-tests/%,$(wildcard testsuite/profile/*.c))
+all: $(PROFPROGS)
+$(OUTPUT)/profile-tests:
+	@mkdir -p $@
+$(OUTPUT)/profile-tests/%: testsuite/profile/%.c testsuite/cases/uc_test.h | $(OUTPUT)/profile-tests
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
 
 # Loss tests (testsuite/run.sh, section loss).
 LOSSPROGS := $(patsubst testsuite/loss/%.c,$(OUTPUT)/loss/%,$(wildcard testsuite/loss/*.c))

@@ -110,6 +110,12 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 	k->tp_complete_req = n == 3;
 	k->tp_complete_fields = n == 7;
 	k->tp_cqe_overflow = tp_params(btf, "io_uring_cqe_overflow") == 5;
+	/* v5.19 (ab1c84d855cf and its series) passed the request itself to
+	 * poll_arm and queue_async_work; before, ctx and fields (the
+	 * profile's path attribution needs the request). */
+	k->tp_poll_arm_req = tp_params(btf, "io_uring_poll_arm") == 3;
+	k->tp_async_work_req = tp_params(btf, "io_uring_queue_async_work") == 2;
+	k->tp_cqring_wait = tp_params(btf, "io_uring_cqring_wait") == 2;
 	/* v6.16 added group_dead to sched_process_exit. */
 	n = tp_params(btf, "sched_process_exit");
 	k->tp_exit_group_dead = n == 2;

@@ -22,6 +22,9 @@ struct uc_kernel {
 	bool tp_cqe_overflow;		/* io_uring_cqe_overflow */
 	bool tp_exit_group_dead;	/* sched_process_exit(p, group_dead) */
 	bool tp_exit_plain;		/* sched_process_exit(p) */
+	bool tp_poll_arm_req;		/* io_uring_poll_arm(req, mask, events) (5.19+) */
+	bool tp_async_work_req;		/* io_uring_queue_async_work(req, rw) (5.19+) */
+	bool tp_cqring_wait;		/* io_uring_cqring_wait(ctx, min_events) */
 	bool task_vma_iter;		/* bpf_iter_task_vma_* kfuncs (6.7+) */
 	bool bpf_loop;			/* bpf_loop helper (5.17+) */
 	unsigned hz;			/* CONFIG_HZ, 0 if no config found */

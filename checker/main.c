@@ -21,11 +21,13 @@
 
 #include "exit_codes.h"
 #include "kernel_features.h"
+#include "log_file.h"
 #include "liburing_probes.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"
 #include "tracker.h"
+#include "../profile/profile_run.h"
 #include "version.h"
 #include "../reports/pid_lines.h"
 #include "../reports/report.h"
@@ -77,28 +79,6 @@ static int find_program(const char *name, char *found, size_t len)
 		path += n + (path[n] == ':');
 	}
 	return err;
-}
-
-static FILE *open_log(const char *pattern, pid_t pid)
-{
-	char path[4096];
-	size_t o = 0;
-	FILE *f;
-
-	for (const char *p = pattern; *p && o < sizeof(path) - 24; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			o += snprintf(path + o, sizeof(path) - o, "%d", pid);
-			p++;
-		} else {
-			path[o++] = *p;
-		}
-	}
-	path[o] = 0;
-	f = fopen(path, "we");
-	if (!f)
-		fprintf(stderr, "uringcheck: cannot open log file '%s': %s\n", path,
-			strerror(errno));
-	return f;
 }
 
 static const struct uc_stack *map_stack_store(void *sess)
@@ -211,7 +191,8 @@ static void forward_signal(const struct signalfd_siginfo *si, pid_t pid)
 	kill(pid, si->ssi_signo);
 }
 
-static int watch(struct uc_session *s, struct uc_target *t, int sigfd)
+static int watch(struct uc_session *s, struct uc_target *t, int sigfd,
+		 struct pf_run *prof)
 {
 	struct epoll_event ev, evs[4];
 	int ep = epoll_create1(EPOLL_CLOEXEC);
@@ -253,11 +234,34 @@ static int watch(struct uc_session *s, struct uc_target *t, int sigfd)
 			}
 		}
 		busy = session_drain(s) > 0;
+		if (prof)	/* --profile --check: its once-a-second work */
+			pf_run_tick(prof);
 		if (exited)
 			break;
 	}
 	close(ep);
 	return 0;
+}
+
+/* --profile --check: the profile's report after the checker's, and its
+ * doctor told what the checker found. */
+static void profile_beside_check(struct pf_run *prof, const struct uc_report *rep,
+				 struct uc_session *sess, FILE *out, const char *exe,
+				 pid_t pid)
+{
+	struct pf_hazard_count h[UC_KIND__COUNT];
+	uint64_t v[UC_STAT__COUNT];
+	char what[4200];
+	int n = 0;
+
+	for (int k = 0; k < UC_KIND__COUNT; k++)
+		h[n++] = (struct pf_hazard_count){
+			.kind = uc_kind_name(k), .n = rep->count[k],
+			.severity = rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning" };
+	session_counters(sess, v);
+	pf_run_finish(prof, h, n, v[UC_STAT_RINGBUF_LOST]);
+	snprintf(what, sizeof(what), "%s (pid %d), with --check", exe, pid);
+	pf_run_report(prof, out, what);
 }
 
 int main(int argc, char **argv)
@@ -269,6 +273,7 @@ int main(int argc, char **argv)
 	struct uc_tracker tracker;
 	struct uc_report rep;
 	struct uc_target tgt;
+	struct pf_run prof_run, *prof = NULL;
 	sigset_t fwd, saved;
 	FILE *log = stderr;
 	char err[512], exe[4096];
@@ -284,7 +289,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	e = find_program(opt.target_argv[0], exe, sizeof(exe));
+	e = opt.target_argv ? find_program(opt.target_argv[0], exe, sizeof(exe)) : 0;
 	if (e) {
 		fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
 			opt.target_argv[0], strerror(e));
@@ -305,6 +310,8 @@ int main(int argc, char **argv)
 		sigaddset(&fwd, forwarded[i]);
 	sigprocmask(SIG_BLOCK, &fwd, &saved);
 	sigfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (opt.profile && !opt.check)
+		return profile_main(&opt, &run_as, &saved, sigfd, exe);
 
 	report_init(&rep, stderr, opt.max_reports, opt.fail_mask);
 	rep.gen_suppressions = opt.gen_suppressions;
@@ -330,6 +337,13 @@ int main(int argc, char **argv)
 	if (session_start(&sess, &opt, on_event, &tracker))
 		return UC_EXIT_TOOL_ERROR;
 	tracker.ev.sess = &sess;	/* judge against its kernel side */
+	if (opt.profile) {	/* --profile --check: both, side by side */
+		if (pf_run_begin(&prof_run, &opt, stderr)) {
+			session_stop(&sess);
+			return UC_EXIT_TOOL_ERROR;
+		}
+		prof = &prof_run;
+	}
 	stacks_attach_store(&tracker.stacks, map_stack_store, &sess, sess.stack_cursor);
 
 	if (opt.liburing_uprobes) {
@@ -344,7 +358,7 @@ int main(int argc, char **argv)
 		session_stop(&sess);
 		return UC_EXIT_TOOL_ERROR;
 	}
-	if (session_track(&sess, tgt.pid)) {
+	if (session_track(&sess, tgt.pid) || (prof && pf_run_follow(prof, tgt.pid))) {
 		kill(tgt.pid, SIGKILL);
 		target_reap(&tgt);
 		session_stop(&sess);
@@ -372,12 +386,14 @@ int main(int argc, char **argv)
 		return UC_EXIT_NOT_FOUND;
 	}
 
-	watch(&sess, &tgt, sigfd);
+	watch(&sess, &tgt, sigfd, prof);
 	status = target_reap(&tgt);
 	session_drain(&sess);
 
 	report_losses(&rep, &sess, &tracker, tgt.pid, opt.stats);
 	report_summary(&rep, tgt.pid);
+	if (prof)
+		profile_beside_check(prof, &rep, &sess, rep.out, exe, tgt.pid);
 	/* What the verdict rests on. (Probed here, not at start: a run that
 	 * joined another's programs never reads the kernel's BTF.) */
 	if (report_total(&rep) && !kernel_probe(&kern, err, sizeof(err)))
@@ -396,6 +412,8 @@ int main(int argc, char **argv)
 	}
 	session_keep_warm(&sess, opt.no_share ? 0 : opt.keep_warm);
 	session_stop(&sess);
+	if (prof)
+		pf_run_free(prof);
 	tracker_free(&tracker);
 	if (rep.out != log)
 		fclose(rep.out);

@@ -67,12 +67,17 @@ void options_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
+		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
+		"       uringcheck -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n"
 		"Run PROGRAM and report the io_uring buffer hazards it causes:\n"
 		"overlap, bufreg-lifetime, munmap-inflight, dropped, sync-overlap\n"
 		"(errors) and left-in-flight, reap-lag, bufreg-unmapped,\n"
 		"user-data-reuse (warnings). Reports go to stderr; the exit status is\n"
 		"PROGRAM's own unless an error kind was found; events lost under load\n"
-		"never make one (docs/lost-events.md). Needs root (CAP_BPF, CAP_PERFMON).\n\n"
+		"never make one (docs/lost-events.md). With --profile (or -p, -a) it\n"
+		"measures instead: per-opcode counts, latency and paths, and a doctor\n"
+		"that names pathologies (docs/profile.md); a profile never changes the\n"
+		"exit status. Needs root (CAP_BPF, CAP_PERFMON).\n\n"
 		"Options:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char lhs[64];
@@ -214,8 +219,36 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			}
 			continue;
 		}
-		if (a[1] != '-')
-			goto unknown;
+		if (a[1] != '-') {
+			/* the short options perf and uringscope users type */
+			static const char *const shorts[][2] = {
+				{ "p", "pid" }, { "a", "all" }, { "d", "duration" },
+				{ "i", "interval" },
+			};
+			const char *lname = NULL;
+
+			for (size_t s = 0; s < sizeof(shorts) / sizeof(shorts[0]); s++)
+				if (a[1] == shorts[s][0][0])
+					lname = shorts[s][1];
+			if (!lname)
+				goto unknown;
+			d = find(lname, strlen(lname));
+			if (d->kind == K_FLAG) {
+				if (a[2])
+					goto unknown;
+			} else if (a[2]) {
+				val = a + 2;
+			} else if (i + 1 < n) {
+				val = args[++i];
+			} else {
+				fprintf(stderr, "uringcheck: %s-%c needs a value (%s)\n",
+					src, a[1], d->meta);
+				return -1;
+			}
+			if (set_value(o, d, val, src))
+				return -1;
+			continue;
+		}
 		name = a + 2;
 		eq = strchr(name, '=');
 		d = find(name, eq ? (size_t)(eq - name) : strlen(name));
@@ -273,6 +306,65 @@ static enum opt_result check(struct uc_options *o)
 	if (o->reap_lag_ms > 3600 * 1000) {
 		fprintf(stderr, "uringcheck: --reap-lag-ms=%ld: at most one hour\n",
 			o->reap_lag_ms);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->pid || o->all)
+		o->profile = 1;
+	if (o->pid && o->all) {
+		fprintf(stderr, "uringcheck: -p and -a exclude each other\n");
+		return OPT_EXIT_USAGE;
+	}
+	if ((o->pid || o->all) && o->target_argv) {
+		fprintf(stderr, "uringcheck: -p/-a attach to what runs already: no "
+			"program to start ('%s')\n", o->target_argv[0]);
+		return OPT_EXIT_USAGE;
+	}
+	if ((o->pid || o->all) && o->check) {
+		fprintf(stderr, "uringcheck: --check follows a program from its first "
+			"request: it cannot attach (-p/-a profile only)\n");
+		return OPT_EXIT_USAGE;
+	}
+	if (o->check && !o->profile) {
+		fprintf(stderr, "uringcheck: --check is the default mode; it combines "
+			"with --profile\n");
+		return OPT_EXIT_USAGE;
+	}
+	if (o->duration && !o->pid && !o->all) {
+		fprintf(stderr, "uringcheck: -d/--duration needs -p or -a (a program "
+			"started by uringcheck ends when it exits)\n");
+		return OPT_EXIT_USAGE;
+	}
+	if ((o->interval || o->metrics) && !o->profile) {
+		fprintf(stderr, "uringcheck: %s needs --profile\n",
+			o->interval ? "-i/--interval" : "--metrics");
+		return OPT_EXIT_USAGE;
+	}
+	if (o->metrics) {
+		const char *port = strrchr(o->metrics, ':');
+		char *end;
+		long v;
+
+		port = port ? port + 1 : o->metrics;
+		v = strtol(port, &end, 10);
+		if (end == port || *end || v < 0 || v > 65535) {
+			fprintf(stderr, "uringcheck: --metrics=%s: not [HOST:]PORT\n",
+				o->metrics);
+			return OPT_EXIT_USAGE;
+		}
+	}
+	if (o->profile_sample < 1 || o->profile_sample > 65536 ||
+	    (o->profile_sample & (o->profile_sample - 1))) {
+		fprintf(stderr, "uringcheck: --profile-sample=%ld: must be a power of "
+			"two between 1 and 65536\n", o->profile_sample);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->profile_rings < 1 || o->profile_rings > 4096) {
+		fprintf(stderr, "uringcheck: --profile-rings=%ld: must be between 1 "
+			"and 4096\n", o->profile_rings);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->pid > 0x7fffffff) {
+		fprintf(stderr, "uringcheck: -p %ld: not a PID\n", o->pid);
 		return OPT_EXIT_USAGE;
 	}
 	if (o->max_inflight < 64 || o->max_inflight > (1 << 24)) {
@@ -348,6 +440,10 @@ enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
 		return OPT_EXIT_USAGE;
 	if (early != OPT_RUN)
 		return early;
+	if (first >= argc - 1 && (o->pid || o->all)) {
+		o->target_argv = NULL;
+		return check(o);
+	}
 	if (first >= argc - 1) {
 		fprintf(stderr, "uringcheck: no program to run (usage: uringcheck "
 			"[OPTIONS] [--] PROGRAM [ARGS...])\n");

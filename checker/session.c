@@ -21,49 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libbpf_log.h"
 #include "slots.h"
 #include "uringcheck.skel.h"
-
-static int verbosity;
-/* libbpf's first warning of a failed load (which program or map, and
- * why), for the one-line error: "the kernel refused" alone blamed the
- * kernel for a missing kernel config file. */
-static char load_cause[512];
-
-static void note_cause(const char *fmt, va_list ap)
-{
-	char line[512];
-	size_t n;
-
-	if (load_cause[0])
-		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	/* The verifier log is not a cause line; neither is its frame. */
-	if (strncmp(line, "libbpf: ", 8) || strstr(line, "PROG LOAD LOG"))
-		return;
-	n = strcspn(line, "\n");
-	line[n] = 0;
-	snprintf(load_cause, sizeof(load_cause), "%s", line + 8);
-}
-
-static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN) {
-		va_list copy;
-
-		va_copy(copy, ap);
-		note_cause(fmt, copy);
-		va_end(copy);
-	}
-	/* -v: warnings; -vv: everything, including the verifier log. */
-	if (level == LIBBPF_DEBUG && verbosity < 2)
-		return 0;
-	if (level == LIBBPF_INFO && verbosity < 2)
-		return 0;
-	if (level == LIBBPF_WARN && verbosity < 1)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
 
 static double now_ms(void)
 {
@@ -443,7 +403,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		if (!join)
 			fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
 				"%s: %s%s\n", k->release,
-				load_cause[0] ? load_cause : strerror(-err),
+				libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
 				o->verbose >= 2 ? "" : " (-vv shows the verifier log)");
 		return -1;
 	}
@@ -486,8 +446,7 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	s->slot = -1;
 	s->on_event = fn;
 	s->arg = arg;
-	verbosity = o->verbose;
-	libbpf_set_print(print_libbpf);
+	libbpf_log_setup(o->verbose);
 
 	/* The in-flight table: at least twice --max-inflight slots, a power
 	 * of two (bpf/inflight.bpf.h). */

@@ -23,6 +23,9 @@
 #             false error, real hazards still found
 #   examples  examples/*.c with their fixed twins
 #   fio       Debian's fio, io_uring engine, clean configurations
+#   profile   --profile, -p, -a, -i, --metrics and the doctor: each rule's
+#             injection (testsuite/profile/inj_*.c) must be found, its
+#             look-alike (ok_*.c) must stay silent
 #   bench     bench/run.sh --smoke: must run and print its table
 #
 # Ends with "N passed, N failed"; exits 1 if anything failed.
@@ -919,6 +922,9 @@ fio_check registerfiles --rw=randread --registerfiles=1
 fio_check sqthread-poll --rw=randrw --sqthread_poll=1
 fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 	--registerfiles=1 --sqthread_poll=1
+
+# --- profile mode and its doctor (testsuite/profile/tests.sh) -------------------
+. testsuite/profile/tests.sh
 
 # --- benchmark smoke run (timings are reported, never judged) -------------------
 if want "bench"; then

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libbpf's messages, for every BPF object uringcheck loads (the checker's
+ * and the profile's): shown by -v level, and the first warning of a
+ * failed load kept as the cause named in the one-line error.
+ */
+#include "libbpf_log.h"
+
+#include <bpf/libbpf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int verbosity;
+/* libbpf's first warning of a failed load (which program or map, and
+ * why), for the one-line error: "the kernel refused" alone blamed the
+ * kernel for a missing kernel config file. */
+static char load_cause[512];
+
+static void note_cause(const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t n;
+
+	if (load_cause[0])
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	/* The verifier log is not a cause line; neither is its frame. */
+	if (strncmp(line, "libbpf: ", 8) || strstr(line, "PROG LOAD LOG"))
+		return;
+	n = strcspn(line, "\n");
+	line[n] = 0;
+	snprintf(load_cause, sizeof(load_cause), "%s", line + 8);
+}
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		note_cause(fmt, copy);
+		va_end(copy);
+	}
+	/* -v: warnings; -vv: everything, including the verifier log. */
+	if (level == LIBBPF_DEBUG && verbosity < 2)
+		return 0;
+	if (level == LIBBPF_INFO && verbosity < 2)
+		return 0;
+	if (level == LIBBPF_WARN && verbosity < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void libbpf_log_setup(int verbose)
+{
+	verbosity = verbose;
+	libbpf_set_print(print_libbpf);
+}
+
+const char *libbpf_load_cause(void)
+{
+	return load_cause[0] ? load_cause : NULL;
+}

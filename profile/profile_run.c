@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "profile_run.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "log_file.h"
+#include "options.h"
+#include "profile_report.h"
+#include "runner.h"
+#include "version.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static int locked_read(struct pf_run *r, struct pf_snapshot *s)
+{
+	int err;
+
+	pthread_mutex_lock(&r->lock);
+	err = pf_session_read(&r->sess, s);
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
+/* A scrape: a fresh reading, whatever the once-a-second loop is doing. */
+static char *render_metrics(void *arg, bool openmetrics)
+{
+	struct pf_run *r = arg;
+	struct pf_snapshot s;
+	char *text;
+
+	if (locked_read(r, &s))
+		return NULL;
+	pthread_mutex_lock(&r->lock);	/* facts: peaks, written each second */
+	text = openmetrics ? pf_openmetrics_text(&s, &r->facts) :
+			     pf_metrics_text(&s, &r->facts);
+	pthread_mutex_unlock(&r->lock);
+	pf_snapshot_free(&s);
+	return text;
+}
+
+int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
+{
+	struct pf_config c = {
+		.all = o->all,
+		.max_rings = (uint32_t)o->profile_rings,
+		.sample = (uint32_t)o->profile_sample,
+		.verbose = o->verbose,
+	};
+
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_init(&r->lock, NULL);
+	if (pf_session_start(&r->sess, &c)) {
+		pf_session_stop(&r->sess);
+		return -1;
+	}
+	r->facts.paths = r->sess.paths;
+	r->facts.ncpus = online_cpus();
+	r->facts.max_rings = c.max_rings;
+	r->interval_s = o->interval;
+	r->live = live;
+	r->start_ns = now_ns();
+	r->next_tick_ns = r->start_ns + 1000000000ull;
+	r->next_interval_ns = r->start_ns + (uint64_t)o->interval * 1000000000ull;
+	if (pf_session_read(&r->sess, &r->last) ||
+	    pf_session_read(&r->sess, &r->interval)) {
+		pf_session_stop(&r->sess);
+		return -1;
+	}
+	if (o->metrics) {
+		r->metrics = pf_metrics_start(o->metrics, render_metrics, r);
+		if (!r->metrics) {
+			pf_run_free(r);
+			return -1;
+		}
+		fprintf(stderr, "uringcheck: serving metrics on port %u (--metrics=%s), "
+			"path /metrics\n", pf_metrics_port(r->metrics), o->metrics);
+	}
+	if (r->interval_s)
+		pf_live_header(r->live);
+	return 0;
+}
+
+int pf_run_follow(struct pf_run *r, pid_t pid)
+{
+	return pf_session_follow(&r->sess, pid);
+}
+
+static void push(uint64_t **v, size_t n, uint64_t x)
+{
+	uint64_t *nv = realloc(*v, (n + 1) * sizeof(**v));
+
+	if (nv) {
+		*v = nv;
+		nv[n] = x;
+	}
+}
+
+static uint64_t total(const struct pf_snapshot *s, size_t field)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t r = 0; r < s->nrings; r++)
+		for (unsigned op = 0; op < PF_MAX_OPS; op++)
+			sum += *(const __u64 *)((const char *)&s->rings[r].ops[op] + field);
+	return sum;
+}
+
+/* Once a second: the second's volume, the io-wq threads alive. */
+static void second(struct pf_run *r, struct pf_snapshot *now)
+{
+	uint64_t sub = total(now, offsetof(struct pf_op_stats, submits)) -
+		       total(&r->last, offsetof(struct pf_op_stats, submits));
+	uint64_t cmp = total(now, offsetof(struct pf_op_stats, completes)) -
+		       total(&r->last, offsetof(struct pf_op_stats, completes));
+	uint32_t seen[64];
+	size_t nseen = 0;
+
+	pthread_mutex_lock(&r->lock);
+	push(&r->facts.submits_per_s, r->facts.nsecs, sub);
+	if (r->facts.completes_per_s || !r->facts.nsecs)
+		push(&r->facts.completes_per_s, r->facts.nsecs, cmp);
+	r->facts.nsecs++;
+	for (uint32_t i = 0; i < now->nrings; i++) {
+		size_t k;
+
+		for (k = 0; k < nseen && seen[k] != now->rings[i].meta.tgid; k++)
+			;
+		if (k == nseen && nseen < 64) {
+			seen[nseen++] = now->rings[i].meta.tgid;
+			pf_sample_threads(&r->facts, now->rings[i].meta.tgid);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+int pf_run_tick(struct pf_run *r)
+{
+	uint64_t t = now_ns(), next;
+
+	if (t >= r->next_tick_ns) {
+		struct pf_snapshot now;
+
+		if (!locked_read(r, &now)) {
+			second(r, &now);
+			if (r->interval_s && t >= r->next_interval_ns) {
+				struct pf_snapshot d;
+
+				if (!pf_snapshot_delta(&now, &r->interval, &d)) {
+					pf_live_rows(r->live, &d, (now.ts_ns - r->interval.ts_ns) / 1e9,
+						     (t - r->start_ns) / 1e9);
+					pf_snapshot_free(&d);
+				}
+				pf_snapshot_free(&r->interval);
+				pf_snapshot_copy(&r->interval, &now);
+				r->next_interval_ns += (uint64_t)r->interval_s * 1000000000ull;
+			}
+			pf_snapshot_free(&r->last);
+			r->last = now;
+		}
+		r->next_tick_ns += 1000000000ull;
+		if (r->next_tick_ns < t)
+			r->next_tick_ns = t + 1000000000ull;
+	}
+	next = r->next_tick_ns;
+	return (int)((next - t) / 1000000) + 1;
+}
+
+void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
+		   uint64_t check_events_lost)
+{
+	if (locked_read(r, &r->final))
+		memset(&r->final, 0, sizeof(r->final));
+	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;
+	/* the last partial second counts too: a short run has one */
+	second(r, &r->final);
+	for (int i = 0; hazards && i < nhazards && i < 16; i++)
+		r->facts.hazards[r->facts.nhazards++] = hazards[i];
+	r->facts.checked = hazards != NULL;
+	r->facts.check_events_lost = check_events_lost;
+	doctor_run(&r->final, &r->facts, &r->verdicts, &r->nverdicts);
+}
+
+void pf_run_report(struct pf_run *r, FILE *out, const char *what)
+{
+	pf_report_text(out, &r->final, &r->facts, r->verdicts, r->nverdicts, what);
+}
+
+json_object *pf_run_json(struct pf_run *r)
+{
+	return pf_report_json(&r->final, &r->facts);
+}
+
+json_object *pf_run_findings_json(struct pf_run *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->nverdicts; i++)
+		json_object_array_add(a, pf_verdict_json(&r->verdicts[i]));
+	return a;
+}
+
+void pf_run_free(struct pf_run *r)
+{
+	pf_metrics_stop(r->metrics);
+	r->metrics = NULL;
+	pf_session_stop(&r->sess);
+	pf_snapshot_free(&r->last);
+	pf_snapshot_free(&r->interval);
+	pf_snapshot_free(&r->final);
+	doctor_free(r->verdicts, r->nverdicts);
+	r->verdicts = NULL;
+	r->nverdicts = 0;
+	pf_run_facts_free(&r->facts);
+	pthread_mutex_destroy(&r->lock);
+}
+
+/* ---- the profile alone ---------------------------------------------------- */
+
+static void write_json(struct pf_run *r, const struct uc_options *o, pid_t pid,
+		       int status)
+{
+	json_object *doc = json_object_new_object(), *tool = json_object_new_object();
+	json_object *tgt = json_object_new_object(), *sum = json_object_new_object();
+	json_object *doc_counts = json_object_new_object();
+	FILE *f = open_log(o->json, pid);
+
+	if (!f) {
+		json_object_put(doc);
+		return;
+	}
+	json_object_object_add(doc, "schema", json_object_new_int(2));
+	json_object_object_add(tool, "name", json_object_new_string("uringcheck"));
+	json_object_object_add(tool, "version", json_object_new_string(UC_VERSION));
+	json_object_object_add(doc, "tool", tool);
+	json_object_object_add(doc, "mode", json_object_new_string("profile"));
+	if (o->all) {
+		json_object_object_add(tgt, "all_processes", json_object_new_boolean(1));
+	} else {
+		json_object_object_add(tgt, "pid", json_object_new_int(pid));
+		json_object_object_add(tgt, "attached", json_object_new_boolean(o->pid != 0));
+		if (!o->pid) {
+			json_object *argv = json_object_new_array();
+
+			for (int i = 0; o->target_argv[i]; i++)
+				json_object_array_add(argv, json_object_new_string(o->target_argv[i]));
+			json_object_object_add(tgt, "argv", argv);
+			json_object_object_add(tgt, "exit_status", json_object_new_int(status));
+		}
+	}
+	json_object_object_add(doc, "target", tgt);
+	json_object_object_add(doc, "profile", pf_run_json(r));
+	json_object_object_add(doc, "findings", pf_run_findings_json(r));
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const char *k = r->verdicts[i].rule->name;
+		json_object *c;
+
+		if (json_object_object_get_ex(doc_counts, k, &c))
+			json_object_set_int(c, json_object_get_int(c) + 1);
+		else
+			json_object_object_add(doc_counts, k, json_object_new_int(1));
+	}
+	json_object_object_add(sum, "doctor", doc_counts);
+	json_object_object_add(doc, "summary", sum);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN), f);
+	fputc('\n', f);
+	fclose(f);
+	json_object_put(doc);
+}
+
+static int pidfd_of(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
+		 const sigset_t *saved, int sigfd, const char *exe)
+{
+	struct pf_run r;
+	struct uc_target tgt = { .pid = 0 };
+	FILE *log = stderr;
+	pid_t pid = (pid_t)o->pid;
+	int status = 0, pidfd = -1, e;
+	uint64_t deadline = 0;
+	char what[512];
+
+	if (pid) {
+		pidfd = pidfd_of(pid);
+		if (pidfd < 0) {
+			fprintf(stderr, "uringcheck: -p %d: %s\n", pid, errno == ESRCH ?
+				"no such process" : strerror(errno));
+			return UC_EXIT_NOT_FOUND;
+		}
+	}
+	if (o->log_file) {
+		log = open_log(o->log_file, pid ? pid : getpid());
+		if (!log)
+			return UC_EXIT_TOOL_ERROR;
+	}
+	if (pf_run_begin(&r, o, log))
+		return UC_EXIT_TOOL_ERROR;
+	if (o->all) {
+		snprintf(what, sizeof(what), "every process");
+	} else if (pid) {
+		if (pf_run_follow(&r, pid)) {
+			pf_run_free(&r);
+			return UC_EXIT_TOOL_ERROR;
+		}
+		snprintf(what, sizeof(what), "pid %d (attached)", pid);
+	} else {
+		if (target_spawn(&tgt, o->target_argv, ra, saved) ||
+		    pf_run_follow(&r, tgt.pid)) {
+			if (tgt.pid) {
+				kill(tgt.pid, SIGKILL);
+				target_reap(&tgt);
+			}
+			pf_run_free(&r);
+			return UC_EXIT_TOOL_ERROR;
+		}
+		e = target_release(&tgt);
+		if (e) {
+			fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
+				o->target_argv[0], strerror(e));
+			target_reap(&tgt);
+			pf_run_free(&r);
+			return UC_EXIT_NOT_FOUND;
+		}
+		pid = tgt.pid;
+		pidfd = tgt.pidfd;
+		snprintf(what, sizeof(what), "%s (pid %d)", exe, pid);
+	}
+	if (o->duration)
+		deadline = r.start_ns + (uint64_t)o->duration * 1000000000ull;
+
+	for (;;) {
+		struct pollfd p[2] = { { .fd = sigfd, .events = POLLIN },
+				       { .fd = pidfd, .events = POLLIN } };
+		int wait = pf_run_tick(&r), stop = 0;
+
+		if (deadline) {
+			uint64_t t = now_ns();
+
+			if (t >= deadline)
+				break;
+			if ((deadline - t) / 1000000 + 1 < (uint64_t)wait)
+				wait = (int)((deadline - t) / 1000000) + 1;
+		}
+		if (poll(p, pidfd >= 0 ? 2 : 1, wait) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (tgt.pid) {
+					/* as in check mode: the terminal's signal
+					 * reached the target already */
+					if (si.ssi_code != SI_KERNEL)
+						kill(tgt.pid, si.ssi_signo);
+				} else if (si.ssi_signo != SIGUSR1 && si.ssi_signo != SIGUSR2) {
+					stop = 1;	/* attached: Ctrl-C ends the profile */
+				}
+			}
+		}
+		if (pidfd >= 0 && (p[1].revents & POLLIN))
+			stop = 1;
+		if (stop)
+			break;
+	}
+	pf_run_finish(&r, NULL, 0, 0);
+	if (tgt.pid)
+		status = target_reap(&tgt);
+	else if (pidfd >= 0)
+		close(pidfd);
+	pf_run_report(&r, log, what);
+	if (o->json)
+		write_json(&r, o, pid, status);
+	pf_run_free(&r);
+	if (log != stderr)
+		fclose(log);
+	/* A profile never fails a run: the program's own status. */
+	return tgt.pid ? status : 0;
+}

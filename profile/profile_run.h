@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A profile run: the BPF session, the once-a-second reading (per-second
+ * volume, io-wq threads, the -i table), /metrics, and the final report
+ * with the doctor. Used alone (profile_main) or beside the checker
+ * (checker/main.c calls begin/follow/tick/end).
+ */
+#ifndef UC_PF_RUN_H
+#define UC_PF_RUN_H
+
+#include <json-c/json.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "doctor.h"
+#include "metrics_server.h"
+#include "profile_session.h"
+#include "run_facts.h"
+
+struct uc_options;
+struct uc_run_as;
+
+struct pf_run {
+	struct pf_session sess;
+	struct pf_run_facts facts;
+	pthread_mutex_t lock;		/* the session's reads: main and /metrics */
+	struct pf_snapshot last;	/* the previous second's reading */
+	struct pf_snapshot interval;	/* the last -i boundary's reading */
+	uint64_t start_ns, next_tick_ns, next_interval_ns;
+	long interval_s;
+	FILE *live;			/* where -i tables go */
+	struct pf_metrics_server *metrics;
+	struct doctor_verdict *verdicts;
+	size_t nverdicts;
+	struct pf_snapshot final;
+};
+
+int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live);
+int pf_run_follow(struct pf_run *r, pid_t pid);
+/* Call often; does the once-a-second work when a second has passed.
+ * Returns the milliseconds until it next has work. */
+int pf_run_tick(struct pf_run *r);
+/* Takes the final reading and judges it. The checker's findings, when it
+ * ran, are in @hazards (NULL: profile alone). */
+void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
+		   uint64_t check_events_lost);
+/* The text report of the finished run on @out; @what names the run. */
+void pf_run_report(struct pf_run *r, FILE *out, const char *what);
+/* The "profile" member and the doctor's finding objects, for --json. */
+json_object *pf_run_json(struct pf_run *r);
+json_object *pf_run_findings_json(struct pf_run *r);
+void pf_run_free(struct pf_run *r);
+
+/* uringcheck --profile without --check, and -p/-a. Returns the exit
+ * status. Signals in @fwd are blocked and readable on @sigfd. */
+int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
+		 const sigset_t *saved, int sigfd, const char *exe);
+
+#endif

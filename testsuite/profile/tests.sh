@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The profile mode's tests, sourced by testsuite/run.sh (pass, fail, want,
+# header, $UC and $TMP come from there).
+#
+# Doctor rules are declarative: each testsuite/profile/inj_*.c and ok_*.c
+# begins with
+#   /* uringcheck-profile-test: expect=RULE|clean [args=A,B]
+#      [options=--opt=v,...] [timeout=S] */
+# inj_* must be judged with exactly RULE, ok_* with nothing; both must
+# exit as they do plainly (a profile never changes the exit status).
+
+PBIN=.output/profile-tests
+PY=/usr/bin/python3		# Debian's, with python3-prometheus-client
+
+# doctor_kinds JSON: the doctor's rule names, sorted, comma-separated
+doctor_kinds() {
+	$PY - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(",".join(sorted(f["kind"] for f in d["findings"] if f.get("rule_type") == "doctor")))
+PY
+}
+
+profile_case() {
+	local src=$1 name expect args opts tmo kinds rc
+	name=$(basename "$src" .c)
+	expect=$(header "$src" expect)
+	args=$(header "$src" args | tr ',' ' ')
+	opts=$(header "$src" options | tr ',' ' ')
+	tmo=$(header "$src" timeout)
+	# shellcheck disable=SC2086
+	timeout "${tmo:-30}" $UC --profile $opts --json="$TMP/pf.$name.json" \
+		"$PBIN/$name" $args >"$TMP/pf.$name.out" 2>&1
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "profile: $name" "exit $rc (the program's own status is 0)" "$TMP/pf.$name.out"
+		return
+	fi
+	kinds=$(doctor_kinds "$TMP/pf.$name.json" 2>>"$TMP/pf.$name.out")
+	[ "$expect" = clean ] && expect=""
+	if [ "$kinds" = "$expect" ] && grep -q "^doctor: " "$TMP/pf.$name.out"; then
+		pass "profile: $name: ${expect:-nothing} judged"
+	else
+		fail "profile: $name" "doctor said [$kinds], expected [${expect}]" "$TMP/pf.$name.out"
+	fi
+}
+
+if want "profile: doctor"; then
+	for src in testsuite/profile/inj_*.c testsuite/profile/ok_*.c; do
+		[ -e "$src" ] && profile_case "$src"
+	done
+fi
+
+# Known paths: inline NOPs, poll-armed pipe reads, punted FSYNCs and
+# IOSQE_ASYNC NOPs (testsuite/profile/paths.c), counted exactly.
+if want "profile: paths"; then
+	$UC --profile --profile-sample=1 --json="$TMP/paths.json" "$PBIN/paths" \
+		>"$TMP/paths.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && $PY - "$TMP/paths.json" <<'PY' >>"$TMP/paths.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ring, = d["profile"]["rings"]
+ops = {o["opcode"]: o for o in ring["opcodes"]}
+def paths(name):
+    p = ops[name]["paths"]
+    return (ops[name]["completed"], p["inline"], p["poll_armed"], p["punted"])
+assert paths("NOP") == (110, 100, 0, 10), paths("NOP")
+assert paths("READ") == (10, 0, 10, 0), paths("READ")
+assert paths("FSYNC") == (10, 0, 0, 10), paths("FSYNC")
+assert ops["READ"]["bytes"] == 10
+assert ops["NOP"]["paths"]["punted_forced"] == 10
+# every request timed (--profile-sample=1): the histogram holds them all
+for o in ring["opcodes"]:
+    assert sum(o["latency_ns"]["log2_histogram"]) == o["completed"], o
+    assert o["latency_ns"]["p50"] <= o["latency_ns"]["max"]
+assert ring["io_uring_enter"]["sqes_submitted"] == 130
+assert d["target"]["exit_status"] == 0 and d["findings"] == []
+PY
+	then pass "profile: paths: inline, poll-armed and punted requests counted exactly"
+	else fail "profile: paths" "exit $rc or wrong counts" "$TMP/paths.out"; fi
+fi
+
+# The NOP benchmark: every request counted whatever the sampling, the
+# batches seen as they are, the per-second series present.
+if want "profile: counts"; then
+	$UC --profile --json="$TMP/nop.json" "$PBIN/paths" >/dev/null 2>&1
+	if $PY - "$TMP/nop.json" <<'PY' >"$TMP/nop.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ring, = d["profile"]["rings"]
+n = sum(o["completed"] for o in ring["opcodes"])
+assert n == 130, n
+assert len(d["profile"]["per_second"]["submitted"]) >= 1
+assert d["summary"]["doctor"] == {}
+PY
+	then pass "profile: counts: exact with the default sampling"
+	else fail "profile: counts" "wrong document" "$TMP/nop.out"; fi
+fi
+
+# A long-running program to attach to (it exits by itself).
+pf_background() {
+	"$PBIN/nop_loop" "$1" &
+	PF_BG=$!
+	sleep 0.3
+}
+
+if want "profile: attach"; then
+	pf_background 3
+	$UC -p "$PF_BG" -d 1 --json="$TMP/att.json" >"$TMP/att.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && $PY - "$TMP/att.json" "$PF_BG" <<'PY' >>"$TMP/att.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["target"] == {"pid": int(sys.argv[2]), "attached": True}, d["target"]
+ring, = d["profile"]["rings"]
+assert ring["pid"] == int(sys.argv[2]) and not ring["created_during_profile"]
+assert ring["opcodes"][0]["completed"] > 1000, ring["opcodes"]
+assert ring["io_uring_enter"]["calls"] > 10
+assert 0.9 < d["profile"]["window_s"] < 2.5
+PY
+	then pass "profile: -p PID -d 1 finds the rings a running process made earlier"
+	else fail "profile: -p" "exit $rc or wrong document" "$TMP/att.out"; fi
+	kill "$PF_BG" 2>/dev/null; wait "$PF_BG" 2>/dev/null
+
+	# -a: every process; Ctrl-C (SIGINT) ends it with a report
+	pf_background 3
+	$UC -a --json="$TMP/all.json" >"$TMP/all.out" 2>&1 &
+	pfa=$!
+	sleep 1.2
+	kill -INT $pfa
+	wait $pfa
+	rc=$?
+	if [ "$rc" = 0 ] && $PY - "$TMP/all.json" "$PF_BG" <<'PY' >>"$TMP/all.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["target"] == {"all_processes": True}
+assert any(r["pid"] == int(sys.argv[2]) and r["opcodes"] for r in d["profile"]["rings"])
+PY
+	then pass "profile: -a sees another process's ring, SIGINT ends it with a report"
+	else fail "profile: -a" "exit $rc or its ring missing" "$TMP/all.out"; fi
+	kill "$PF_BG" 2>/dev/null; wait "$PF_BG" 2>/dev/null
+fi
+
+if want "profile: live"; then
+	$UC --profile -i 1 "$PBIN/nop_loop" 2 >"$TMP/live.out" 2>&1
+	if grep -Eq '^ +1\.0s NOP +[0-9]{4,}' "$TMP/live.out" &&
+	   grep -q '^uringcheck profile:' "$TMP/live.out"; then
+		pass "profile: -i 1 prints a live row per second, then the report"
+	else
+		fail "profile: -i" "no live NOP row" "$TMP/live.out"
+	fi
+fi
+
+if want "profile: metrics"; then
+	port=$((20000 + RANDOM % 20000))
+	$UC --profile --metrics=127.0.0.1:$port "$PBIN/nop_loop" 2 >"$TMP/met.out" 2>&1 &
+	pfm=$!
+	sleep 1
+	curl -s "http://127.0.0.1:$port/metrics" >"$TMP/m.prom"
+	curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' \
+		"http://127.0.0.1:$port/metrics" >"$TMP/m.om"
+	code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/other")
+	wait $pfm
+	if promtool check metrics <"$TMP/m.prom" >"$TMP/promtool.out" 2>&1 &&
+	   grep -q '^uringcheck_requests_completed_total{.*opcode="NOP"} [1-9]' "$TMP/m.prom" &&
+	   $PY -c 'import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+fams = {f.name: f for f in p(open(sys.argv[1]).read())}
+assert fams["uringcheck_request_latency_seconds"].type == "histogram"
+assert fams["uringcheck_requests_completed"].type == "counter"' "$TMP/m.om" >>"$TMP/promtool.out" 2>&1 &&
+	   [ "$code" = 404 ]; then
+		pass "profile: --metrics: promtool accepts the text format, OpenMetrics parses, 404 elsewhere"
+	else
+		cat "$TMP/met.out" >>"$TMP/promtool.out"
+		fail "profile: --metrics" "promtool or OpenMetrics parser refused (http $code)" "$TMP/promtool.out"
+	fi
+fi
+
+if want "profile: with check"; then
+	$UC --profile --check --json="$TMP/both.json" "$BIN/inj_read_read" >"$TMP/both.out" 2>&1
+	rc=$?
+	if [ "$rc" = 66 ] && grep -q 'ERROR: uringcheck: overlap' "$TMP/both.out" &&
+	   grep -q '^==[0-9]*==doctor: warning: hazards: the checker found 1 overlap' "$TMP/both.out"; then
+		pass "profile: --profile --check: the checker's error fails the run, the doctor names it"
+	else
+		fail "profile: --profile --check" "exit $rc or no doctor line" "$TMP/both.out"
+	fi
+fi
+
+# Bad input: a clear error and the usage status, or the not-found status.
+pf_status() {
+	local name=$1 want=$2
+	shift 2
+	"$@" >"$TMP/pfs.out" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want" ] && grep -q '^uringcheck: ' "$TMP/pfs.out"; then pass "profile: $name"
+	else fail "profile: $name" "exit $rc, expected $want" "$TMP/pfs.out"; fi
+}
+if want "profile: errors"; then
+	pf_status "-p of no process is 'not found'" 127 $UC -p 999999999
+	pf_status "-p with a program is a usage error" 2 $UC -p 1 true
+	pf_status "--check cannot attach" 2 $UC -p 1 --check
+	pf_status "-p and -a exclude each other" 2 $UC -p 1 -a
+	pf_status "--profile-sample must be a power of two" 2 $UC --profile --profile-sample=3 true
+	pf_status "-d needs -p or -a" 2 $UC --profile -d 1 true
+	pf_status "--metrics needs [HOST:]PORT" 2 $UC --profile --metrics=nowhere:x true
+	pf_status "--metrics on a host that is not this one" 70 $UC --profile --metrics=192.0.2.1:9 true
+fi
