@@ -34,6 +34,9 @@
 #   (h) fio, 4 KiB random reads and writes (buffered), two forked jobs at
 #       iodepth 32: the workload that used to lose events and report
 #       false overlaps; with the events lost under uringcheck as a column
+#   (k) the profile mode beside the floor (empty programs on the same
+#       hooks), the check mode and both: NOPs and fio randread qd32
+#       (bench/profile_cost.sh)
 #   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
@@ -513,6 +516,17 @@ for r in $(seq "$ROUNDS"); do
 done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# ---- (k) the profile mode beside the floor (bench/profile_cost.sh) -------------
+PC_OUT=$RAWD/profile_cost.txt
+if [ -x "$ROOT/.output/bench/floor" ]; then
+	say "(k) profile mode: plain, floor, profile, check, check+profile, interleaved"
+	"$HERE/profile_cost.sh" "$UC" "$ROOT/.output/bench/floor" "$NOP" "$RFILE" "$ROUNDS" \
+		"$NOP_N" "$FIO_RT" >"$PC_OUT" 2>"$RAWD/profile_cost.err" ||
+		fail "(k) profile_cost.sh: $(head -3 "$RAWD/profile_cost.err")"
+else
+	echo "(k) not run: .output/bench/floor missing (make)" >"$PC_OUT"
+fi
+
 # ---- diagnostics (untimed) -----------------------------------------------------
 say "  diagnostics: isolation of $PAR parallel instances (--stats)"
 ISOLATION="FAILED"
@@ -917,6 +931,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	fi
 	[ -n "$PROFILE_START" ] && echo "  $PROFILE_START (perf; profile.startup.txt)"
 	[ -n "$PROFILE" ] && echo "  $PROFILE (perf cpu-clock; full list: profile.txt)"
+	echo
+	cat "$PC_OUT"
 	if [ ${#FAILS[@]} -gt 0 ]; then
 		echo
 		echo "FAILURES"

@@ -202,6 +202,12 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 	fprintf(out, "  shared programs  active (/run/uringcheck; --no-share: private)\n");
 	fprintf(out, "  REQ_F_REISSUE    %s\n",
 		k->reissue_flag ? "found" : "not found (io-wq reissues end early)");
+	fprintf(out, "  profile          active (--profile, -p, -a); request paths %s; "
+		"cqring waits %s\n",
+		k->tp_poll_arm_req && k->tp_async_work_req ?
+		"attributed (poll_arm, queue_async_work take the request, v5.19+)" :
+		"not attributed (tracepoints without the request)",
+		k->tp_cqring_wait ? "counted" : "not counted");
 }
 
 const char *kernel_tier(const struct uc_kernel *k)
