@@ -24,20 +24,21 @@ CC        ?= cc
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
-CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports -Iprofile
-LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lmicrohttpd
+CPPFLAGS  += -I$(OUTPUT) -I$(OUTPUT)/trace -Ibpf -Ichecker -Ireports -Iprofile -Itrace
+LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lmicrohttpd -lprotobuf-c
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
-	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev libmicrohttpd-dev make gcc g++ libc6-dev pkg-config
+	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev libmicrohttpd-dev \
+	      libprotobuf-c-dev protobuf-c-compiler make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
-	      python3-prometheus-client curl
+	      python3-prometheus-client curl protobuf-compiler python3-protobuf
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c) \
-		$(wildcard profile/*.c)
-CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
+		$(wildcard profile/*.c) $(filter-out trace/test_%.c,$(wildcard trace/*.c))
+CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
@@ -73,12 +74,24 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 # The profile mode's own programs: counting only (bpf/profile.bpf.c).
 # -mcpu=v3: a ring slot is taken with an atomic fetch-and-add whose result
 # is used (BPF_FETCH, 5.12+; the profile needs 6.1's tracepoints anyway).
-$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h \
+$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h bpf/addr_keys.bpf.h \
 		$(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
 		-Wall -Wno-unused-function -c $< -o $@
 	@$(LLVM_STRIP) -g $@
+
+# The trace mode's programs: one record per event (bpf/trace.bpf.c).
+$(OUTPUT)/trace.bpf.o: bpf/trace.bpf.c bpf/trace.h bpf/io_uring_access.bpf.h bpf/addr_keys.bpf.h \
+		$(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
+		-Wall -Wno-unused-function -c $< -o $@
+	@$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/trace.skel.h: $(OUTPUT)/trace.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	@$(BPFTOOL) gen skeleton $< name trace_bpf > $@
 
 $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -87,11 +100,27 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 # Header dependencies come from the compiler (-MMD): a header changed in
 # reports/ (say, a new kind that resizes struct uc_report) rebuilds every
 # object that includes it, whichever folder it is in.
-$(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel.h | $(OUTPUT)/checker
+$(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel.h \
+		$(OUTPUT)/trace.skel.h $(OUTPUT)/profile.skel.h | $(OUTPUT)/checker
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The Perfetto trace format (trace/uringcheck_perfetto.proto), through
+# Debian's protobuf-c: generated here, never committed.
+$(OUTPUT)/trace:
+	@mkdir -p $@
+$(OUTPUT)/trace/uringcheck_perfetto.pb-c.c $(OUTPUT)/trace/uringcheck_perfetto.pb-c.h: \
+		trace/uringcheck_perfetto.proto | $(OUTPUT)/trace
+	$(call msg,PROTOC-C,$@)
+	@protoc-c --c_out=$(OUTPUT)/trace --proto_path=trace $<
+$(OUTPUT)/trace/uringcheck_perfetto.pb-c.o: $(OUTPUT)/trace/uringcheck_perfetto.pb-c.c
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) -O2 -g -c $< -o $@
+$(OUTPUT)/trace/%.o: trace/%.c $(OUTPUT)/trace.skel.h $(OUTPUT)/trace/uringcheck_perfetto.pb-c.h | $(OUTPUT)/trace
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -213,6 +242,14 @@ $(OUTPUT)/profile-tests:
 $(OUTPUT)/profile-tests/%: testsuite/profile/%.c testsuite/cases/uc_test.h | $(OUTPUT)/profile-tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+
+# Trace tests (testsuite/trace/tests.sh).
+$(OUTPUT)/trace-tests:
+	@mkdir -p $@
+$(OUTPUT)/trace-tests/%: testsuite/trace/%.c testsuite/cases/uc_test.h | $(OUTPUT)/trace-tests
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $< -luring
+all: $(patsubst testsuite/trace/%.c,$(OUTPUT)/trace-tests/%,$(wildcard testsuite/trace/*.c))
 
 # Loss tests (testsuite/run.sh, section loss).
 LOSSPROGS := $(patsubst testsuite/loss/%.c,$(OUTPUT)/loss/%,$(wildcard testsuite/loss/*.c))

@@ -37,6 +37,8 @@
 #   (k) the profile mode beside the floor (empty programs on the same
 #       hooks), the check mode and both: NOPs and fio randread qd32
 #       (bench/profile_cost.sh)
+#   (l) the trace (--trace) beside the checker: fio randread qd32, records
+#       lost, file size per million requests (bench/trace_cost.sh)
 #   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
@@ -527,6 +529,12 @@ else
 	echo "(k) not run: .output/bench/floor missing (make)" >"$PC_OUT"
 fi
 
+# ---- (l) the trace beside the checker (bench/trace_cost.sh) ---------------------
+TC_OUT=$RAWD/trace_cost.txt
+say "(l) trace: plain, check, check+trace, profile+trace, interleaved"
+"$HERE/trace_cost.sh" "$UC" "$RFILE" "$ROUNDS" "$FIO_RT" "$RAWD" >"$TC_OUT" \
+	2>"$RAWD/trace_cost.err" || fail "(l) trace_cost.sh: $(head -3 "$RAWD/trace_cost.err")"
+
 # ---- diagnostics (untimed) -----------------------------------------------------
 say "  diagnostics: isolation of $PAR parallel instances (--stats)"
 ISOLATION="FAILED"
@@ -933,6 +941,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	[ -n "$PROFILE" ] && echo "  $PROFILE (perf cpu-clock; full list: profile.txt)"
 	echo
 	cat "$PC_OUT"
+	echo
+	cat "$TC_OUT"
 	if [ ${#FAILS[@]} -gt 0 ]; then
 		echo
 		echo "FAILURES"

@@ -33,6 +33,7 @@
 #include <bpf/bpf_core_read.h>
 #include "profile.h"
 #include "io_uring_access.bpf.h"
+#include "addr_keys.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -50,7 +51,6 @@ const volatile __u64 sample_warmup = 1024;
 /* uapi: IORING_ENTER_*, IORING_CQE_F_MORE */
 #define PF_ENTER_GETEVENTS	(1u << 0)
 #define PF_ENTER_SQ_WAKEUP	(1u << 1)
-#define PF_ENTER_REGISTERED_RING (1u << 4)
 /* the io_uring system calls have one number on every architecture */
 #define PF_NR_SETUP		425
 #define PF_NR_ENTER		426
@@ -62,6 +62,7 @@ const volatile __u64 sample_warmup = 1024;
 #define RQ_FORCED	0x04
 #define RQ_SKIP		0x08		/* CQE_SKIP_SUCCESS: may end unseen */
 #define RQ_WRITE	0x10		/* judged for short writes */
+#define RQ_CHAIN	0x20		/* in a link chain */
 
 struct pf_req {
 	__u64 req;			/* the io_kiocb, 0: free */
@@ -191,43 +192,12 @@ struct {
 
 __u32 next_ring_slot;
 
-/* A kernel pointer as a number, to hash it: the verifier refuses
- * arithmetic on a typed pointer, and a value read back from map memory is
- * a plain scalar (one inlined per-CPU lookup, no helper call). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64[2]);
-} pf_launder SEC(".maps");
-
-static __always_inline int as_numbers(const void *a, const void *b, __u64 *na, __u64 *nb)
-{
-	__u32 zero = 0;
-	volatile __u64 *v = bpf_map_lookup_elem(&pf_launder, &zero);
-
-	if (!v)
-		return -1;
-	v[0] = (__u64)a;
-	v[1] = (__u64)b;
-	*na = v[0];
-	*nb = v[1];
-	return 0;
-}
-
 static __always_inline void stat_inc(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&pf_stats, &which);
 
 	if (v)
 		(*v)++;
-}
-
-/* Fibonacci hashing: request and ring addresses are slab objects whose
- * low bits are constant; the multiply spreads the high ones. */
-static __always_inline __u32 addr_hash(__u64 a, __u32 bits)
-{
-	return (__u32)((a * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 static __always_inline bool followed(__u32 tgid)
@@ -448,6 +418,9 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		r->flags |= RQ_FORCED;
 	if (rflags & PF_IOSQE_CQE_SKIP)
 		r->flags |= RQ_SKIP;
+	if ((rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) ||
+	    req->ctx->submit_state.link.head)
+		r->flags |= RQ_CHAIN;
 	if (is_plain_write(op)) {
 		r->flags |= RQ_WRITE;
 		/* the length the prep handler stored */
@@ -582,6 +555,11 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 	}
 	if (flags & RQ_WRITE)
 		st->short_writes++;
+	/* A link chain's next member runs in the io-wq worker that ran the
+	 * one before it, with no punt of its own: it ended there. */
+	if ((flags & (RQ_CHAIN | RQ_PUNTED | RQ_POLLED)) == RQ_CHAIN &&
+	    (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
+		flags |= RQ_PUNTED;
 	if (flags & RQ_PUNTED) {
 		st->punted++;
 		if (flags & RQ_FORCED)
@@ -655,36 +633,6 @@ int BPF_PROG(pf_cqring_wait, void *rctx, int min_events)
 
 /* ---- system calls ------------------------------------------------------ */
 
-/* The ring behind io_uring_enter's fd: a descriptor, or with
- * IORING_ENTER_REGISTERED_RING (5.18) an index into the thread's
- * registered rings. */
-static __always_inline __u64 enter_ring(__u32 fd, __u32 flags)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct file *f = NULL;
-
-	if (flags & PF_ENTER_REGISTERED_RING) {
-		struct io_uring_task *tctx = task->io_uring;
-
-		if (!tctx || fd >= 16)
-			return 0;
-		if (bpf_probe_read_kernel(&f, sizeof(f), &tctx->registered_rings[fd]))
-			return 0;
-	} else {
-		struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-		struct file **fds;
-
-		if (fd >= BPF_CORE_READ(fdt, max_fds))
-			return 0;
-		fds = BPF_CORE_READ(fdt, fd);
-		if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-			return 0;
-	}
-	if (!f)
-		return 0;
-	return (__u64)BPF_CORE_READ(f, private_data);
-}
-
 static __always_inline __u32 enter_slot(__u32 tgid, __u32 fd, __u32 flags)
 {
 	__u64 key = (__u64)tgid << 32 | fd;
@@ -692,7 +640,7 @@ static __always_inline __u32 enter_slot(__u32 tgid, __u32 fd, __u32 flags)
 	__u32 i, slot;
 	__u64 ra;
 
-	if (flags & PF_ENTER_REGISTERED_RING)
+	if (flags & UC_ENTER_REGISTERED_RING)
 		key |= 1u << 31;
 	i = addr_hash(key, 10);
 	c = bpf_map_lookup_elem(&pf_fd_cache, &i);

@@ -28,6 +28,7 @@
 #include "session.h"
 #include "tracker.h"
 #include "../profile/profile_run.h"
+#include "../trace/trace_run.h"
 #include "version.h"
 #include "../reports/pid_lines.h"
 #include "../reports/report.h"
@@ -192,7 +193,7 @@ static void forward_signal(const struct signalfd_siginfo *si, pid_t pid)
 }
 
 static int watch(struct uc_session *s, struct uc_target *t, int sigfd,
-		 struct pf_run *prof)
+		 struct pf_run *prof, struct tr_run *trace)
 {
 	struct epoll_event ev, evs[4];
 	int ep = epoll_create1(EPOLL_CLOEXEC);
@@ -236,6 +237,7 @@ static int watch(struct uc_session *s, struct uc_target *t, int sigfd,
 		busy = session_drain(s) > 0;
 		if (prof)	/* --profile --check: its once-a-second work */
 			pf_run_tick(prof);
+		tr_run_drain(trace);	/* --trace, --events */
 		if (exited)
 			break;
 	}
@@ -274,6 +276,7 @@ int main(int argc, char **argv)
 	struct uc_report rep;
 	struct uc_target tgt;
 	struct pf_run prof_run, *prof = NULL;
+	struct tr_run trace_run = { .active = false };
 	sigset_t fwd, saved;
 	FILE *log = stderr;
 	char err[512], exe[4096];
@@ -344,6 +347,14 @@ int main(int argc, char **argv)
 		}
 		prof = &prof_run;
 	}
+	if (tr_run_begin(&trace_run, &opt)) {
+		session_stop(&sess);
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (trace_run.active) {	/* hazards drawn on their requests */
+		rep.finding_hook = tr_run_finding;
+		rep.finding_arg = &trace_run;
+	}
 	stacks_attach_store(&tracker.stacks, map_stack_store, &sess, sess.stack_cursor);
 
 	if (opt.liburing_uprobes) {
@@ -358,7 +369,8 @@ int main(int argc, char **argv)
 		session_stop(&sess);
 		return UC_EXIT_TOOL_ERROR;
 	}
-	if (session_track(&sess, tgt.pid) || (prof && pf_run_follow(prof, tgt.pid))) {
+	if (session_track(&sess, tgt.pid) || (prof && pf_run_follow(prof, tgt.pid)) ||
+	    tr_run_follow(&trace_run, tgt.pid)) {
 		kill(tgt.pid, SIGKILL);
 		target_reap(&tgt);
 		session_stop(&sess);
@@ -386,7 +398,7 @@ int main(int argc, char **argv)
 		return UC_EXIT_NOT_FOUND;
 	}
 
-	watch(&sess, &tgt, sigfd, prof);
+	watch(&sess, &tgt, sigfd, prof, &trace_run);
 	status = target_reap(&tgt);
 	session_drain(&sess);
 
@@ -394,6 +406,7 @@ int main(int argc, char **argv)
 	report_summary(&rep, tgt.pid);
 	if (prof)
 		profile_beside_check(prof, &rep, &sess, rep.out, exe, tgt.pid);
+	tr_run_end(&trace_run, rep.out, tgt.pid);
 	/* What the verdict rests on. (Probed here, not at start: a run that
 	 * joined another's programs never reads the kernel's BTF.) */
 	if (report_total(&rep) && !kernel_probe(&kern, err, sizeof(err)))

@@ -339,6 +339,30 @@ static enum opt_result check(struct uc_options *o)
 			o->interval ? "-i/--interval" : "--metrics");
 		return OPT_EXIT_USAGE;
 	}
+	if (o->events) {
+		const char *dot = strrchr(o->events, '.');
+
+		if (!dot || (strcmp(dot, ".csv") && strcmp(dot, ".jsonl"))) {
+			fprintf(stderr, "uringcheck: --events=%s: the name must end in "
+				".csv or .jsonl\n", o->events);
+			return OPT_EXIT_USAGE;
+		}
+	}
+	if (o->sample < 1 || o->sample > 1000000) {
+		fprintf(stderr, "uringcheck: --sample=%ld: must be between 1 and 1000000\n",
+			o->sample);
+		return OPT_EXIT_USAGE;
+	}
+	if (o->sample > 1 && !o->trace && !o->events) {
+		fprintf(stderr, "uringcheck: --sample needs --trace or --events\n");
+		return OPT_EXIT_USAGE;
+	}
+	if (o->trace_buffer_mb < 1 || o->trace_buffer_mb > 4096 ||
+	    (o->trace_buffer_mb & (o->trace_buffer_mb - 1))) {
+		fprintf(stderr, "uringcheck: --trace-buffer=%ld: must be a power of two "
+			"between 1 and 4096 (MiB)\n", o->trace_buffer_mb);
+		return OPT_EXIT_USAGE;
+	}
 	if (o->metrics) {
 		const char *port = strrchr(o->metrics, ':');
 		char *end;

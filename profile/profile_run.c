@@ -17,6 +17,7 @@
 #include "options.h"
 #include "profile_report.h"
 #include "runner.h"
+#include "trace_run.h"
 #include "version.h"
 
 static uint64_t now_ns(void)
@@ -299,6 +300,7 @@ int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
 		 const sigset_t *saved, int sigfd, const char *exe)
 {
 	struct pf_run r;
+	struct tr_run trace;
 	struct uc_target tgt = { .pid = 0 };
 	FILE *log = stderr;
 	pid_t pid = (pid_t)o->pid;
@@ -321,17 +323,22 @@ int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
 	}
 	if (pf_run_begin(&r, o, log))
 		return UC_EXIT_TOOL_ERROR;
+	if (tr_run_begin(&trace, o)) {
+		pf_run_free(&r);
+		return UC_EXIT_TOOL_ERROR;
+	}
 	if (o->all) {
 		snprintf(what, sizeof(what), "every process");
 	} else if (pid) {
-		if (pf_run_follow(&r, pid)) {
+		if (pf_run_follow(&r, pid) || tr_run_follow(&trace, pid)) {
+			tr_run_end(&trace, log, pid);
 			pf_run_free(&r);
 			return UC_EXIT_TOOL_ERROR;
 		}
 		snprintf(what, sizeof(what), "pid %d (attached)", pid);
 	} else {
 		if (target_spawn(&tgt, o->target_argv, ra, saved) ||
-		    pf_run_follow(&r, tgt.pid)) {
+		    pf_run_follow(&r, tgt.pid) || tr_run_follow(&trace, tgt.pid)) {
 			if (tgt.pid) {
 				kill(tgt.pid, SIGKILL);
 				target_reap(&tgt);
@@ -358,6 +365,10 @@ int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
 		struct pollfd p[2] = { { .fd = sigfd, .events = POLLIN },
 				       { .fd = pidfd, .events = POLLIN } };
 		int wait = pf_run_tick(&r), stop = 0;
+
+		tr_run_drain(&trace);
+		if (trace.active && wait > 10)
+			wait = 10;	/* records keep coming: read them often */
 
 		if (deadline) {
 			uint64_t t = now_ns();
@@ -393,6 +404,7 @@ int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
 		status = target_reap(&tgt);
 	else if (pidfd >= 0)
 		close(pidfd);
+	tr_run_end(&trace, log, pid);
 	pf_run_report(&r, log, what);
 	if (o->json)
 		write_json(&r, o, pid, status);

@@ -187,8 +187,30 @@ enum { TAKE_SKIP, TAKE_RECORD, TAKE_PRINT };
  * to --json); TAKE_PRINT: print it. @summary is the finding's SUMMARY
  * text, for the repeat list.
  */
+/* Every finding, repeats too, to whoever draws them (--trace): the first
+ * of each with the request's symbolized submission stack, a repeat with
+ * its summary only (a program may repeat one hazard millions of times). */
+static void tell_hook(struct uc_report *rep, enum uc_kind k, uint64_t key, uint32_t pid,
+		      const char *summary, const struct uc_request_desc *req)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (req && req->stack_id && rep->print_stack &&
+	    (!key || !dedup_count(&rep->dedup, uc_key_mix(key, k))) &&
+	    (m = open_memstream(&text, &len))) {
+		fprintf(m, "%s\nsubmitted at:\n", summary);
+		rep->print_stack(rep->stack_ctx, m, req->stack_id, "");
+		fclose(m);
+	}
+	rep->finding_hook(rep->finding_arg, uc_kind_name(k), pid, text ? text : summary, req);
+	free(text);
+}
+
 static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
-		const char *summary, uint64_t stack)
+		const char *summary, uint64_t stack, uint32_t pid,
+		const struct uc_request_desc *req)
 {
 	if (!(rep->enabled & UC_KIND_BIT(k)))
 		return TAKE_SKIP;	/* not asked for (--hazards) */
@@ -197,6 +219,8 @@ static int take(struct uc_report *rep, enum uc_kind k, uint64_t key,
 		return TAKE_SKIP;
 	}
 	rep->count[k]++;
+	if (rep->finding_hook)
+		tell_hook(rep, k, key, pid, summary, req);
 	if (key) {
 		uint64_t dk = uc_key_mix(key, k);
 		char what[400], site[200];
@@ -441,7 +465,7 @@ void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f)
 	snprintf(sum, sizeof(sum), "overlap %s/%s %llu bytes in pid %u",
 		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), n,
 		 f->tgid);
-	int t = take(rep, UC_KIND_OVERLAP, f->key, sum, b->stack_id);
+	int t = take(rep, UC_KIND_OVERLAP, f->key, sum, b->stack_id, f->tgid, b);
 
 	if (t == TAKE_SKIP)
 		return;
@@ -582,7 +606,8 @@ void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f)
 	snprintf(sum, sizeof(sum), "bufreg-lifetime buffer %u with %u live "
 		 "request%s in pid %u", f->index, f->nr_live,
 		 f->nr_live == 1 ? "" : "s", f->tgid);
-	int t = take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum, f->call_stack_id);
+	int t = take(rep, UC_KIND_BUFREG_LIFETIME, f->key, sum, f->call_stack_id,
+		     f->tgid, f->nr_live ? &f->live[0] : NULL);
 
 	if (t == TAKE_SKIP)
 		return;
@@ -682,7 +707,7 @@ void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_find
 
 	snprintf(sum, sizeof(sum), "user-data-reuse %s/%s in pid %u",
 		 uc_opcode_name(b->opcode, bb), uc_opcode_name(a->opcode, ba), f->tgid);
-	t = take(rep, UC_KIND_USER_DATA_REUSE, f->key, sum, b->stack_id);
+	t = take(rep, UC_KIND_USER_DATA_REUSE, f->key, sum, b->stack_id, f->tgid, b);
 	if (t == TAKE_SKIP)
 		return;
 	if (rep->want_json) {
@@ -736,7 +761,8 @@ void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f)
 	syscall_name(f->nr, call, sizeof(call));
 	snprintf(sum, sizeof(sum), "sync-overlap %s/%s %llu bytes in pid %u", call,
 		 uc_opcode_name(d->opcode, b), n, f->tgid);
-	t = take(rep, UC_KIND_SYNC_OVERLAP, f->key, sum, f->call_stack_id);
+	t = take(rep, UC_KIND_SYNC_OVERLAP, f->key, sum, f->call_stack_id, f->tgid,
+		 &f->req);
 	if (t == TAKE_SKIP)
 		return;
 	if (rep->want_json) {
@@ -809,7 +835,8 @@ void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_
 	snprintf(sum, sizeof(sum), "bufreg-unmapped %s of registered buffer %u "
 		 "(%llu bytes) in pid %u", unmap_call(f->nr, f->advice), f->index,
 		 (unsigned long long)(e - s), f->tgid);
-	t = take(rep, UC_KIND_BUFREG_UNMAPPED, f->key, sum, f->call_stack_id);
+	t = take(rep, UC_KIND_BUFREG_UNMAPPED, f->key, sum, f->call_stack_id, f->tgid,
+		 NULL);
 	if (t == TAKE_SKIP)
 		return;
 	if (rep->want_json) {
@@ -875,7 +902,8 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f)
 	snprintf(sum, sizeof(sum), "munmap-inflight %s under %s %llu bytes in pid %u",
 		 unmap_call(f->nr, f->advice), uc_opcode_name(d->opcode, b),
 		 (unsigned long long)(f->end - f->start), f->tgid);
-	int t = take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum, f->call_stack_id);
+	int t = take(rep, UC_KIND_MUNMAP_INFLIGHT, f->key, sum, f->call_stack_id,
+		     f->tgid, &f->req);
 
 	if (t == TAKE_SKIP)
 		return;
@@ -1097,7 +1125,7 @@ void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *
 			 total ? "request" : "CQE",
 			 (total ? total : f->unconsumed) == 1 ? "" : "s", why, f->tgid);
 	t = take(rep, UC_KIND_LEFT_IN_FLIGHT, f->key, sum,
-		 f->ngroups ? f->groups[0].stack_id : 0);
+		 f->ngroups ? f->groups[0].stack_id : 0, f->tgid, NULL);
 	if (t == TAKE_SKIP)
 		return;
 	if (rep->want_json)
@@ -1196,7 +1224,7 @@ void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_findi
 	snprintf(sum, sizeof(sum), "dropped %u SQE%s, %u CQE%s by the kernel on ring "
 		 "fd %d in pid %u", f->sq_dropped, f->sq_dropped == 1 ? "" : "s",
 		 f->cq_overflow, f->cq_overflow == 1 ? "" : "s", f->ring_fd, f->tgid);
-	t = take(rep, UC_KIND_DROPPED, f->key, sum, 0);
+	t = take(rep, UC_KIND_DROPPED, f->key, sum, 0, f->tgid, NULL);
 	if (t == TAKE_SKIP)
 		return;
 	if (rep->want_json) {
@@ -1237,7 +1265,7 @@ void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f)
 
 	snprintf(sum, sizeof(sum), "reap-lag %.1f ms on ring fd %d in pid %u",
 		 (double)f->lag_ns / 1e6, f->ring_fd, f->tgid);
-	int t = take(rep, UC_KIND_REAP_LAG, f->key, sum, f->reap_stack_id);
+	int t = take(rep, UC_KIND_REAP_LAG, f->key, sum, f->reap_stack_id, f->tgid, NULL);
 
 	if (t == TAKE_SKIP)
 		return;

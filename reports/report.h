@@ -241,6 +241,11 @@ struct uc_report {
 	/* findings whose evidence events lost could explain: not reported,
 	 * never an error (checker/evidence.h) */
 	uint64_t withheld[UC_KIND__COUNT];
+	/* told of every finding counted (--trace draws them): its kind, the
+	 * SUMMARY text, and the request it is about (NULL: none) */
+	void (*finding_hook)(void *arg, const char *kind, uint32_t pid,
+			     const char *summary, const struct uc_request_desc *req);
+	void *finding_arg;
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	unsigned int enabled;		/* kinds reported at all (--hazards) */

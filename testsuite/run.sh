@@ -26,6 +26,8 @@
 #   profile   --profile, -p, -a, -i, --metrics and the doctor: each rule's
 #             injection (testsuite/profile/inj_*.c) must be found, its
 #             look-alike (ok_*.c) must stay silent
+#   trace     --trace decodes with protoc, slices nest, flows end, known
+#             workloads on their paths; --events round-trips as CSV/JSONL
 #   bench     bench/run.sh --smoke: must run and print its table
 #
 # Ends with "N passed, N failed"; exits 1 if anything failed.
@@ -925,6 +927,9 @@ fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 
 # --- profile mode and its doctor (testsuite/profile/tests.sh) -------------------
 . testsuite/profile/tests.sh
+
+# --- trace mode: the Perfetto timeline and the event export (testsuite/trace/tests.sh)
+. testsuite/trace/tests.sh
 
 # --- benchmark smoke run (timings are reported, never judged) -------------------
 if want "bench"; then

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "pb_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Perfetto's builtin clock ids: the records carry CLOCK_MONOTONIC. */
+#define CLOCK_ID_MONOTONIC	3
+#define SEQUENCE_ID		1
+
+/* Interned strings: few (opcode names, annotation names), so a list.
+ * Event names and annotation names are separate tables in Perfetto. */
+struct pb_name {
+	char *s;
+	uint64_t iid;
+	int table;			/* 0: event name, 1: annotation name */
+};
+
+struct pb_names {
+	struct pb_name *v;
+	size_t n, cap;
+	uint64_t next[2];
+};
+
+static uint64_t intern(struct pb_stream *s, int table, const char *str, bool *fresh)
+{
+	struct pb_names *t = s->names;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].table == table && !strcmp(t->v[i].s, str)) {
+			*fresh = false;
+			return t->v[i].iid;
+		}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct pb_name *nv = realloc(t->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return 0;
+		t->v = nv;
+		t->cap = cap;
+	}
+	t->v[t->n] = (struct pb_name){ .s = strdup(str), .iid = ++t->next[table],
+				       .table = table };
+	*fresh = true;
+	return t->v[t->n++].iid;
+}
+
+/* Field 1 of Trace, length-delimited: tag, length, the packet. */
+static void write_packet(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
+{
+	size_t len = perfetto__protos__trace_packet__get_packed_size(p);
+	uint8_t stackbuf[4096], *buf = len <= sizeof(stackbuf) ? stackbuf : malloc(len);
+	uint8_t hdr[11];
+	size_t h = 0, v = len;
+
+	if (!buf) {
+		s->failed = true;
+		return;
+	}
+	perfetto__protos__trace_packet__pack(p, buf);
+	hdr[h++] = 0x0a;
+	do {
+		hdr[h++] = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		v >>= 7;
+	} while (v);
+	if (fwrite(hdr, 1, h, s->f) != h || fwrite(buf, 1, len, s->f) != len)
+		s->failed = true;
+	s->packets++;
+	s->bytes += h + len;
+	if (buf != stackbuf)
+		free(buf);
+}
+
+static void packet_init(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
+{
+	perfetto__protos__trace_packet__init(p);
+	p->has_trusted_packet_sequence_id = 1;
+	p->trusted_packet_sequence_id = SEQUENCE_ID;
+	p->has_sequence_flags = 1;
+	/* the first packet clears the sequence's interning state; every one
+	 * after may use it */
+	p->sequence_flags = s->started ?
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE :
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+	s->started = true;
+}
+
+int pb_open(struct pb_stream *s, const char *path)
+{
+	Perfetto__Protos__TracePacket p;
+
+	memset(s, 0, sizeof(*s));
+	s->names = calloc(1, sizeof(*s->names));
+	s->f = fopen(path, "we");
+	if (!s->f || !s->names)
+		return -1;
+	packet_init(s, &p);	/* the sequence's first packet: state cleared */
+	write_packet(s, &p);
+	return 0;
+}
+
+int pb_close(struct pb_stream *s)
+{
+	int err = s->failed;
+
+	if (s->f && fclose(s->f))
+		err = 1;
+	if (s->names) {
+		for (size_t i = 0; i < s->names->n; i++)
+			free(s->names->v[i].s);
+		free(s->names->v);
+		free(s->names);
+	}
+	s->f = NULL;
+	s->names = NULL;
+	return err ? -1 : 0;
+}
+
+static void descriptor(struct pb_stream *s, Perfetto__Protos__TrackDescriptor *d)
+{
+	Perfetto__Protos__TracePacket p;
+
+	packet_init(s, &p);
+	p.track_descriptor = d;
+	write_packet(s, &p);
+}
+
+void pb_process_track(struct pb_stream *s, uint64_t uuid, int pid, const char *name)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+	d.has_uuid = 1;
+	d.uuid = uuid;
+	pd.has_pid = 1;
+	pd.pid = pid;
+	pd.process_name = (char *)name;
+	d.process = &pd;
+	descriptor(s, &d);
+}
+
+void pb_thread_track(struct pb_stream *s, uint64_t uuid, int pid, int tid, const char *name)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	d.has_uuid = 1;
+	d.uuid = uuid;
+	td.has_pid = td.has_tid = 1;
+	td.pid = pid;
+	td.tid = tid;
+	td.thread_name = (char *)name;
+	d.thread = &td;
+	descriptor(s, &d);
+}
+
+void pb_child_track(struct pb_stream *s, uint64_t uuid, uint64_t parent, const char *name,
+		    bool counter)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+	d.has_uuid = 1;
+	d.uuid = uuid;
+	d.has_parent_uuid = parent != 0;
+	d.parent_uuid = parent;
+	d.name = (char *)name;
+	if (counter)
+		d.counter = &cd;
+	descriptor(s, &d);
+}
+
+void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *name)
+{
+	perfetto__protos__track_event__init(&s->ev);
+	s->ev.has_type = 1;
+	s->ev.type = type;
+	s->ev.has_track_uuid = 1;
+	s->ev.track_uuid = track;
+	s->ev.debug_annotations = s->annot_ptrs;
+	s->ev.flow_ids = s->flows;
+	s->ev.terminating_flow_ids = s->term_flows;
+	s->n_new_names = s->n_new_anames = 0;
+	if (name) {
+		bool fresh;
+
+		s->ev.has_name_iid = 1;
+		s->ev.name_iid = intern(s, 0, name, &fresh);
+		if (fresh) {
+			Perfetto__Protos__EventName *e = &s->new_names[0];
+
+			perfetto__protos__event_name__init(e);
+			e->has_iid = 1;
+			e->iid = s->ev.name_iid;
+			e->name = (char *)name;
+			s->new_name_ptrs[0] = e;
+			s->n_new_names = 1;
+		}
+	}
+}
+
+static pb_annot *annot(struct pb_stream *s, const char *name)
+{
+	size_t i = s->ev.n_debug_annotations;
+	pb_annot *a;
+	bool fresh;
+
+	if (i == PB_MAX_ANNOTS)
+		return NULL;
+	a = &s->annots[i];
+	perfetto__protos__debug_annotation__init(a);
+	a->has_name_iid = 1;
+	a->name_iid = intern(s, 1, name, &fresh);
+	if (fresh) {
+		Perfetto__Protos__DebugAnnotationName *n = &s->new_anames[s->n_new_anames];
+
+		perfetto__protos__debug_annotation_name__init(n);
+		n->has_iid = 1;
+		n->iid = a->name_iid;
+		n->name = (char *)name;
+		s->new_aname_ptrs[s->n_new_anames++] = n;
+	}
+	s->annot_ptrs[i] = a;
+	s->ev.n_debug_annotations++;
+	return a;
+}
+
+void pb_annot_uint(struct pb_stream *s, const char *name, uint64_t v)
+{
+	pb_annot *a = annot(s, name);
+
+	if (a) {
+		a->has_uint_value = 1;
+		a->uint_value = v;
+	}
+}
+
+void pb_annot_int(struct pb_stream *s, const char *name, int64_t v)
+{
+	pb_annot *a = annot(s, name);
+
+	if (a) {
+		a->has_int_value = 1;
+		a->int_value = v;
+	}
+}
+
+/* @v must live until the event is emitted. */
+void pb_annot_str(struct pb_stream *s, const char *name, const char *v)
+{
+	pb_annot *a = annot(s, name);
+
+	if (a)
+		a->string_value = (char *)v;
+}
+
+void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
+{
+	size_t i = s->ev.n_debug_annotations;
+	pb_annot *a = annot(s, name);
+
+	if (a) {
+		snprintf(s->annot_text[i], sizeof(s->annot_text[i]), "0x%llx",
+			 (unsigned long long)v);
+		a->string_value = s->annot_text[i];
+	}
+}
+
+void pb_flow(struct pb_stream *s, uint64_t id, bool terminating)
+{
+	if (terminating && s->ev.n_terminating_flow_ids < PB_MAX_FLOWS)
+		s->term_flows[s->ev.n_terminating_flow_ids++] = id;
+	else if (!terminating && s->ev.n_flow_ids < PB_MAX_FLOWS)
+		s->flows[s->ev.n_flow_ids++] = id;
+}
+
+void pb_counter(struct pb_stream *s, int64_t v)
+{
+	s->ev.has_counter_value = 1;
+	s->ev.counter_value = v;
+}
+
+void pb_event_emit(struct pb_stream *s, uint64_t ts)
+{
+	Perfetto__Protos__TracePacket p;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+
+	packet_init(s, &p);
+	p.has_timestamp = 1;
+	p.timestamp = ts;
+	p.has_timestamp_clock_id = 1;
+	p.timestamp_clock_id = CLOCK_ID_MONOTONIC;
+	p.track_event = &s->ev;
+	if (s->n_new_names || s->n_new_anames) {
+		in.n_event_names = s->n_new_names;
+		in.event_names = s->new_name_ptrs;
+		in.n_debug_annotation_names = s->n_new_anames;
+		in.debug_annotation_names = s->new_aname_ptrs;
+		p.interned_data = &in;
+	}
+	write_packet(s, &p);
+}
