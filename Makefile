@@ -37,7 +37,8 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c) \
-		$(wildcard profile/*.c) $(filter-out trace/test_%.c,$(wildcard trace/*.c))
+		$(wildcard profile/*.c) \
+		$(addprefix trace/,trace_session.c trace_run.c timeline.c pb_stream.c events_export.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))

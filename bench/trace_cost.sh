@@ -18,6 +18,7 @@ set -u -o pipefail
 export LC_ALL=C
 UC=$1 RFILE=$2 ROUNDS=$3 FIO_RT=$4 OUT=$5
 MODES=(plain check check+trace profile+trace)
+mkdir -p "$OUT" || exit 1
 RAW=$OUT/trace_cost.raw
 : >"$RAW"
 

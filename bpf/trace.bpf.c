@@ -15,6 +15,9 @@
  *   sched_switch                  TR_THREAD: io-wq and SQPOLL threads on/off CPU
  *   sched_process_fork            children of a followed process are followed
  *
+ * Records never wake the reader (an interrupt in the traced thread per
+ * record): user space reads the buffer every few milliseconds.
+ *
  * A record that does not fit the buffer is counted by type (tr_lost) and
  * said in the trace and on the closing line. With --sample=N one request
  * in N is recorded, all of its records or none (the decision is kept in
@@ -181,7 +184,7 @@ int BPF_PROG(tr_ring_create, int fd, void *rctx, __u32 sq_entries,
 	r->cq_entries = cq_entries;
 	r->setup_flags = flags;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -265,7 +268,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		s->len = BPF_CORE_READ(sr, len);
 		s->addr = (__u64)BPF_CORE_READ(sr, buf);
 	}
-	bpf_ringbuf_submit(s, 0);
+	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -294,7 +297,7 @@ static __always_inline void mark(struct io_kiocb *req, __u32 type)
 		return;
 	m->req = key;
 	m->ctx = ctx;
-	bpf_ringbuf_submit(m, 0);
+	bpf_ringbuf_submit(m, BPF_RB_NO_WAKEUP);
 }
 
 /* v5.19: these two take the request itself. */
@@ -337,7 +340,7 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __u64 user
 	c->opcode = req ? BPF_CORE_READ((struct io_kiocb *)req_ptr, opcode) : 0xff;
 	c->in_worker = (task->flags & UC_PF_IO_WORKER) && task->comm[4] == 'w';
 	c->pad[0] = c->pad[1] = 0;
-	bpf_ringbuf_submit(c, 0);
+	bpf_ringbuf_submit(c, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -415,7 +418,7 @@ static __always_inline void sys_record(__u32 type, struct call *c, __s64 ret)
 	s->ret = ret;
 	s->sq_head = s->sq_tail = s->cq_head = s->cq_tail = 0;
 	ring_indexes(c->ctx, s);
-	bpf_ringbuf_submit(s, 0);
+	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
 }
 
 SEC("tp_btf/sys_enter")
@@ -491,7 +494,7 @@ static __always_inline void thread_record(struct task_struct *t, __u8 on)
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	r->sqpoll = r->comm[4] == 's';
 	__builtin_memset(r->pad, 0, sizeof(r->pad));
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
 SEC("tp_btf/sched_switch")

@@ -66,6 +66,7 @@ struct ring {
 	int64_t inflight;
 	uint64_t inflight_uuid, sq_uuid, cq_uuid, consumed_uuid;
 	uint64_t chain_flow;		/* a link chain being submitted */
+	uint64_t inflight_ts;		/* when the in-flight counter was last drawn */
 	struct posted posted[POSTED_MAX];
 	uint32_t posted_first, posted_n;
 	uint64_t open_reqs;		/* for matching auxiliary CQEs */
@@ -228,6 +229,18 @@ static int lane_take(struct timeline *t, struct ring *r, uint64_t req)
 	return i;
 }
 
+static void counter(struct timeline *t, uint64_t track, uint64_t ts, int64_t v);
+
+/* The in-flight counter at most every 100 us between system calls (which
+ * always draw it): a value per request would double the file. */
+static void inflight(struct timeline *t, struct ring *r, uint64_t ts, bool always)
+{
+	if (!always && ts - r->inflight_ts < 100000)
+		return;
+	r->inflight_ts = ts;
+	counter(t, r->inflight_uuid, ts, r->inflight);
+}
+
 static void counter(struct timeline *t, uint64_t track, uint64_t ts, int64_t v)
 {
 	pb_event_begin(&t->pb, T_COUNTER, track, NULL);
@@ -283,7 +296,7 @@ static void request_free(struct timeline *t, uint64_t key, struct req *q, uint64
 	r->lanes[q->lane].req = 0;
 	r->inflight--;
 	r->open_reqs--;
-	counter(t, r->inflight_uuid, ts, r->inflight);
+	inflight(t, r, ts, false);
 	u64map_del(&t->reqs, key);
 	free(q);
 }
@@ -337,7 +350,7 @@ static void on_submit(struct timeline *t, const struct tr_submit *s)
 			t->st.flows++;
 		}
 	}
-	counter(t, r->inflight_uuid, s->h.ts, r->inflight);
+	inflight(t, r, s->h.ts, false);
 }
 
 static void on_mark(struct timeline *t, const struct tr_mark *m)
@@ -462,6 +475,7 @@ static void ring_depths(struct timeline *t, const struct tr_syscall *s)
 
 	if (!r)
 		return;
+	inflight(t, r, s->h.ts, true);
 	counter(t, r->sq_uuid, s->h.ts, (int32_t)(s->sq_tail - s->sq_head));
 	counter(t, r->cq_uuid, s->h.ts, (int32_t)(s->cq_tail - s->cq_head));
 	consumed(t, r, s->cq_head, s->h.ts);
