@@ -25,16 +25,17 @@ ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
 CPPFLAGS  += -I$(OUTPUT) -Ibpf -Ichecker -Ireports
-LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp
+LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
-	      zlib1g-dev liburing-dev libseccomp-dev make gcc g++ libc6-dev pkg-config
+	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod
 
-CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c)
+CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
+		$(wildcard symbolize/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
@@ -75,8 +76,10 @@ $(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# reports/kinds/: one builder per hazard kind (reports/finding.h).
 $(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
 	$(call msg,CC,$@)
+	@mkdir -p $(@D)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OUTPUT)/symbolize/%.o: symbolize/%.c | $(OUTPUT)/symbolize
