@@ -131,7 +131,9 @@ static json_object *rule_json(const struct uc_report *rep, const struct uc_rule 
 	if (r->kind >= 0)
 		level = rep->fail_on & UC_KIND_BIT(r->kind) ? UC_SEV_ERROR : UC_SEV_WARNING;
 	json_object_object_add(o, "id", json_object_new_string(r->name));
-	json_object_object_add(o, "name", json_object_new_string(r->sarif_id ? r->sarif_id : r->name));
+	/* SARIF wants a name only when it differs from the id. */
+	if (r->sarif_id && strcmp(r->sarif_id, r->name))
+		json_object_object_add(o, "name", json_object_new_string(r->sarif_id));
 	json_object_object_add(o, "shortDescription",
 			       text_object(r->short_desc ? r->short_desc : r->name));
 	json_object_object_add(o, "fullDescription", text_object(r->full_desc ? r->full_desc :
