@@ -39,7 +39,7 @@ CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard repor
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS))
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
-UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
+UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -105,6 +105,14 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
+
+# Findings of a rule that is not a hazard kind, in every format.
+REPORT_SRCS := $(wildcard reports/*.c) $(wildcard reports/kinds/*.c)
+$(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
+		$(wildcard reports/*.h) $(wildcard reports/kinds/*.h) | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
+		-lseccomp -ljson-c
 
 # Installs only what is missing; a no-op on a prepared machine.
 deps:

@@ -16,6 +16,9 @@
 int report_frames(const struct uc_report *rep, uint64_t id, struct uc_supp_frame *fr,
 		  int max);
 
+/* The rule's family: "hazard" for the kinds, else its type ("doctor"),
+ * "other" if it gives none. JSON rule_type, the summary's grouping. */
+const char *report_rule_type(const struct uc_rule *r);
 /* "error", "warning", "note" */
 const char *uc_severity_name(enum uc_severity s);
 /* @r's position in SARIF's driver.rules: the hazard kinds first, in

@@ -44,7 +44,7 @@ json_object *render_json(const struct uc_report *rep, const struct uc_finding *f
 		json_object_array_add(stacks, stack_json(rep, &f->stacks[i]));
 	json_object_object_add(o, "kind", json_object_new_string(f->rule->name));
 	json_object_object_add(o, "rule_type",
-			       json_object_new_string(f->rule->type ? f->rule->type : "hazard"));
+			       json_object_new_string(report_rule_type(f->rule)));
 	json_object_object_add(o, "severity", json_object_new_string(uc_severity_name(f->severity)));
 	json_object_object_add(o, "pid", json_object_new_int64(f->pid));
 	json_object_object_add(o, "headline", json_object_new_string(f->headline));
@@ -71,7 +71,7 @@ static void per_family(const struct uc_report *rep, json_object *summary)
 {
 	for (size_t i = 0; i < rep->next; i++) {
 		const struct uc_rule *r = rep->ext[i];
-		const char *type = r->type ? r->type : "other";
+		const char *type = report_rule_type(r);
 		json_object *fam;
 
 		if (!json_object_object_get_ex(summary, type, &fam)) {

@@ -143,7 +143,7 @@ static json_object *rule_json(const struct uc_report *rep, const struct uc_rule 
 	json_object_object_add(o, "defaultConfiguration", dc);
 	json_object_array_add(tags, json_object_new_string("io_uring"));
 	json_object_array_add(tags, json_object_new_string(r->kind >= 0 ? "memory-safety" :
-							   r->type ? r->type : "other"));
+							   report_rule_type(r)));
 	json_object_object_add(props, "tags", tags);
 	/* A hazard is a fact the kernel side confirmed; other rules advise. */
 	if (r->kind >= 0)

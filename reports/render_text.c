@@ -45,8 +45,8 @@ void render_text(struct uc_report *rep, const struct uc_finding *f)
 	FILE *o = rep->out;
 
 	fprintf(o, "==%u==%s: uringcheck: ", f->pid, level_word(f->severity));
-	if (f->rule->type)
-		fprintf(o, "%s: ", f->rule->type);
+	if (f->rule->kind < 0)
+		fprintf(o, "%s: ", report_rule_type(f->rule));
 	fprintf(o, "%s: %s\n", f->rule->name, f->title ? f->title : "");
 	for (int i = 0; i < f->nbody; i++) {
 		const struct uc_body_part *p = &f->body[i];

@@ -89,6 +89,11 @@ uint64_t report_finding_key(const struct uc_finding *f)
 	return f->key ? uc_key_mix(f->key, report_rule_key(f->rule)) : 0;
 }
 
+const char *report_rule_type(const struct uc_rule *r)
+{
+	return r->type ? r->type : r->kind >= 0 ? "hazard" : "other";
+}
+
 const char *uc_severity_name(enum uc_severity s)
 {
 	return s == UC_SEV_ERROR ? "error" : s == UC_SEV_WARNING ? "warning" : "note";
@@ -232,7 +237,7 @@ void report_finding(struct uc_report *rep, struct uc_finding *f)
 		f->severity = rep->fail_on & UC_KIND_BIT(f->rule->kind) ?
 			      UC_SEV_ERROR : UC_SEV_WARNING;
 	t = take(rep, f);
-	if (t == TAKE_SKIP || (t == TAKE_RECORD && !rep->want_json))
+	if (t == TAKE_SKIP || (t == TAKE_RECORD && !rep->want_json && !rep->want_sarif))
 		goto out;
 	if (f->describe)
 		f->describe(f, rep);
@@ -275,33 +280,32 @@ void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)
 	fflush(rep->out);
 }
 
-/* "==PID==uringcheck: 2 doctor findings: punt-ratio 1 sq-full 1", one line
- * per family of other rules; how many there were in all. */
+/* "==PID==uringcheck: 3 doctor findings: punt-ratio 2 sq-full 1": one
+ * line per family of other rules, at its first rule; the number of them
+ * in all. */
 static uint64_t summary_families(const struct uc_report *rep, uint32_t pid)
 {
 	uint64_t all = 0;
 
 	for (size_t i = 0; i < rep->next; i++) {
-		const char *type = rep->ext[i]->type ? rep->ext[i]->type : "other";
+		const char *fam = report_rule_type(rep->ext[i]);
 		uint64_t n = 0;
-		bool first = true;
+		size_t j;
 
-		/* once per family, at its first rule */
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(rep->ext[j]->type ? rep->ext[j]->type : "other", type);
-		if (!first)
-			continue;
-		for (size_t j = i; j < rep->next; j++)
-			if (!strcmp(rep->ext[j]->type ? rep->ext[j]->type : "other", type))
+		for (j = 0; j < i && strcmp(report_rule_type(rep->ext[j]), fam); j++)
+			;
+		if (j < i)
+			continue;	/* told with an earlier rule */
+		for (j = i; j < rep->next; j++)
+			if (!strcmp(report_rule_type(rep->ext[j]), fam))
 				n += rep->ext_count[j];
 		if (!n)
 			continue;
 		all += n;
 		fprintf(rep->out, "==%u==uringcheck: %llu %s finding%s:", pid,
-			(unsigned long long)n, type, n == 1 ? "" : "s");
-		for (size_t j = i; j < rep->next; j++)
-			if (rep->ext_count[j] &&
-			    !strcmp(rep->ext[j]->type ? rep->ext[j]->type : "other", type))
+			(unsigned long long)n, fam, n == 1 ? "" : "s");
+		for (j = i; j < rep->next; j++)
+			if (rep->ext_count[j] && !strcmp(report_rule_type(rep->ext[j]), fam))
 				fprintf(rep->out, " %s %llu", rep->ext[j]->name,
 					(unsigned long long)rep->ext_count[j]);
 		fputc('\n', rep->out);

@@ -46,106 +46,92 @@ static const char *teardown_title(uint32_t reason)
 	       reason == UC_TD_EXEC ? "exec called at:" : "exited at:";
 }
 
+/* uc_finding_title or uc_finding_text: where a piece of text goes. */
+typedef void (*appender)(struct uc_finding *f, const char *fmt, ...);
+
 /* "POLL_ADD x4, NOP x1" */
-static void print_nomem(FILE *o, const struct uc_left_finding *x)
+static void add_nomem(struct uc_finding *f, appender add, const struct uc_left_finding *x)
 {
 	char b[16];
 
 	for (uint32_t i = 0; i < x->nnomem_ops; i++)
-		fprintf(o, "%s%s x%llu", i ? ", " : "",
-			uc_opcode_name(x->nomem_ops[i].opcode, b),
-			(unsigned long long)x->nomem_ops[i].count);
+		add(f, "%s%s x%llu", i ? ", " : "", uc_opcode_name(x->nomem_ops[i].opcode, b),
+		    (unsigned long long)x->nomem_ops[i].count);
 	if (x->nnomem_ops == UC_LEFT_NOMEM_OPS)
-		fputs(", ...", o);
+		add(f, ", ...");
 }
 
-/* "READ user_data 0x5 res 4096, NOP user_data 0x0 res 0 ..." */
-static void print_cqes(FILE *o, const struct uc_left_finding *x)
+/* "  unconsumed: READ user_data 0x5 res 4096, NOP user_data 0x0 res 0, ..." */
+static void add_cqes(struct uc_finding *f, const struct uc_left_finding *x)
 {
 	char b[16];
 
+	if (!x->ncqes)
+		return;
+	uc_finding_text(f, "  unconsumed: ");
 	for (uint32_t i = 0; i < x->ncqes; i++) {
 		const struct uc_left_cqe *c = &x->cqes[i];
 
-		fprintf(o, "%s%s user_data 0x%llx res %d", i ? ", " : "",
-			c->opcode >= 0 ? uc_opcode_name(c->opcode, b) : "CQE",
-			(unsigned long long)c->user_data, c->res);
+		uc_finding_text(f, "%s%s user_data 0x%llx res %d", i ? ", " : "",
+				c->opcode >= 0 ? uc_opcode_name(c->opcode, b) : "CQE",
+				(unsigned long long)c->user_data, c->res);
 	}
-	if (x->unconsumed > x->ncqes)
-		fputs(", ...", o);
+	uc_finding_text(f, "%s\n", x->unconsumed > x->ncqes ? ", ..." : "");
 }
 
-/* The header line after "left-in-flight: ": what was left and when. */
-static void print_title(FILE *o, const struct uc_left_finding *x, const char *why)
+/* The header line after "left-in-flight: ": what was left and when; in
+ * the one-line form, also what they were. */
+static void add_title(struct uc_finding *f, const struct uc_left_finding *x, const char *why)
 {
 	uint64_t total = x->held + x->nomem;
 	char b[16];
 
 	if (total)
-		fprintf(o, "%llu request%s still in flight", (unsigned long long)total,
-			total == 1 ? "" : "s");
+		uc_finding_title(f, "%llu request%s still in flight", (unsigned long long)total,
+				 total == 1 ? "" : "s");
 	if (total && x->unconsumed)
-		fputs(" and ", o);
+		uc_finding_title(f, " and ");
 	if (x->unconsumed) {
-		fprintf(o, "%llu completion%s never consumed",
-			(unsigned long long)x->unconsumed, x->unconsumed == 1 ? "" : "s");
+		uc_finding_title(f, "%llu completion%s never consumed",
+				 (unsigned long long)x->unconsumed, x->unconsumed == 1 ? "" : "s");
 		if (x->overflowed)
-			fprintf(o, " (%s%llu on the overflow list)", x->overflow_capped ?
-				"at least " : "", (unsigned long long)x->overflowed);
+			uc_finding_title(f, " (%s%llu on the overflow list)", x->overflow_capped ?
+					 "at least " : "", (unsigned long long)x->overflowed);
 	}
 	if (!total && !x->unconsumed)
-		fprintf(o, "the CQ head was %u entries past the tail", x->head_past_tail);
-	fprintf(o, " when %s", why);
-	if (x->reason != UC_TD_SIGNAL && x->held)
+		uc_finding_title(f, "the CQ head was %u entries past the tail", x->head_past_tail);
+	uc_finding_title(f, " when %s", why);
+	if (!f->brief)
 		return;
-	/* The one-line form: what they were, no stacks. */
 	if (x->nnomem_ops || x->ngroups) {
-		fputs(" (", o);
+		uc_finding_title(f, " (");
 		for (uint32_t i = 0; i < x->ngroups; i++)
-			fprintf(o, "%s%s x%llu", i ? ", " : "",
-				uc_opcode_name(x->groups[i].opcode, b),
-				(unsigned long long)x->groups[i].count);
+			uc_finding_title(f, "%s%s x%llu", i ? ", " : "",
+					 uc_opcode_name(x->groups[i].opcode, b),
+					 (unsigned long long)x->groups[i].count);
 		if (x->ngroups && x->nnomem_ops)
-			fputs(", ", o);
-		print_nomem(o, x);
-		fputc(')', o);
+			uc_finding_title(f, ", ");
+		add_nomem(f, uc_finding_title, x);
+		uc_finding_title(f, ")");
 	}
 	if (x->head_past_tail)
-		fprintf(o, "; the program moved its CQ head %u entries past the tail (it "
-			"consumed completions that were never posted)", x->head_past_tail);
+		uc_finding_title(f, "; the program moved its CQ head %u entries past the tail (it "
+				 "consumed completions that were never posted)", x->head_past_tail);
 }
 
-/* Runs @print into a string and appends it to the title or the body. */
-#define APPEND(f, to, print, ...) do {						\
-	char *s_ = NULL;							\
-	size_t n_ = 0;								\
-	FILE *m_ = open_memstream(&s_, &n_);					\
-										\
-	if (m_) {								\
-		print(m_, __VA_ARGS__);						\
-		fclose(m_);							\
-		to(f, "%s", s_);						\
-		free(s_);							\
-	}									\
-} while (0)
-
-static void describe_text(struct uc_finding *f, const struct uc_report *rep,
-			  const char *why, const int *group_stack, int teardown_stack)
+static void describe_text(struct uc_finding *f, const char *why, const int *group_stack,
+			  int teardown_stack)
 {
 	const struct uc_left_finding *x = f->src;
 	char b[16];
 
-	APPEND(f, uc_finding_title, print_title, x, why);
+	add_title(f, x, why);
 	if (f->brief) {
 		/* A crash is its own news: one line. Otherwise which CQEs and
 		 * where the program let go, so it can be found. */
 		if (x->reason == UC_TD_SIGNAL)
 			return;
-		if (x->ncqes) {
-			uc_finding_text(f, "  unconsumed: ");
-			APPEND(f, uc_finding_text, print_cqes, x);
-			uc_finding_text(f, "\n");
-		}
+		add_cqes(f, x);
 		uc_finding_show_stack(f, teardown_title(x->reason), teardown_stack);
 		return;
 	}
@@ -165,14 +151,10 @@ static void describe_text(struct uc_finding *f, const struct uc_report *rep,
 	if (x->nomem) {
 		uc_finding_text(f, "  and %llu that hold no memory: ",
 				(unsigned long long)x->nomem);
-		APPEND(f, uc_finding_text, print_nomem, x);
+		add_nomem(f, uc_finding_text, x);
 		uc_finding_text(f, "\n");
 	}
-	if (x->ncqes) {
-		uc_finding_text(f, "  unconsumed: ");
-		APPEND(f, uc_finding_text, print_cqes, x);
-		uc_finding_text(f, "\n");
-	}
+	add_cqes(f, x);
 	uc_finding_show_stack(f, teardown_title(x->reason), teardown_stack);
 	if (x->head_past_tail)
 		uc_finding_text(f, "  The program moved its CQ head %u entries past the tail "
@@ -252,7 +234,7 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 				kind_why_no_stack(rep, !x->groups[i].stack_id && !rep->stacks_off));
 	if (x->teardown_stack_id)
 		teardown_stack = uc_finding_stack(f, "teardown", x->teardown_stack_id, "");
-	describe_text(f, rep, why, group_stack, teardown_stack);
+	describe_text(f, why, group_stack, teardown_stack);
 	free(group_stack);
 
 	uc_finding_evidence(f, "teardown", json_object_new_string(why));
