@@ -28,6 +28,7 @@
 	UC_KIND_BIT(UC_KIND_BUFREG_LIFETIME) | UC_KIND_BIT(UC_KIND_MUNMAP_INFLIGHT) | \
 	UC_KIND_BIT(UC_KIND_DROPPED) | UC_KIND_BIT(UC_KIND_SYNC_OVERLAP))
 
+/* The kinds' names (reports/rules.c). */
 const char *uc_kind_name(enum uc_kind k);
 /* The kind named @name (or an old name for it: unreaped-cqe is now part
  * of left-in-flight); -1 if none. */
