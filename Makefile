@@ -36,13 +36,14 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf
 
-CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard symbolize/*.c) \
+CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
+		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
 		$(addprefix trace/,trace_session.c trace_run.c timeline.c pb_stream.c events_export.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
-UNITTESTS    := $(OUTPUT)/unit/test_interval_tree
+UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -106,8 +107,10 @@ $(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# reports/kinds/: one builder per hazard kind (reports/finding.h).
 $(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
 	$(call msg,CC,$@)
+	@mkdir -p $(@D)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The Perfetto trace format (trace/uringcheck_perfetto.proto), through
@@ -152,6 +155,14 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
+
+# Findings of a rule that is not a hazard kind, in every format.
+REPORT_SRCS := $(wildcard reports/*.c) $(wildcard reports/kinds/*.c)
+$(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
+		$(wildcard reports/*.h) $(wildcard reports/kinds/*.h) | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
+		-lseccomp -ljson-c
 
 # Installs only what is missing; a no-op on a prepared machine.
 deps:

@@ -1,52 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "json.h"
 
+#include <math.h>
 #include <stdlib.h>
 
-void json_str(FILE *f, const char *s)
+json_object *uc_json_hex(uint64_t v)
 {
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char b[24];
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	snprintf(b, sizeof(b), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(b);
 }
 
-void json_hex(FILE *f, uint64_t v)
+json_object *uc_json_range(uint64_t start, uint64_t end)
 {
-	fprintf(f, "\"0x%llx\"", (unsigned long long)v);
+	json_object *a = json_object_new_array_ext(2);
+
+	json_object_array_add(a, uc_json_hex(start));
+	json_object_array_add(a, uc_json_hex(end));
+	return a;
 }
 
-void json_add(struct uc_json *j, uint64_t key, uint32_t kind, char *text)
+json_object *uc_json_string(const char *s)
 {
-	struct uc_json_finding *n = realloc(j->v, (j->n + 1) * sizeof(*j->v));
+	return s ? json_object_new_string(s) : NULL;	/* NULL is json-c's null */
+}
+
+json_object *uc_json_double(double v)
+{
+	char b[32];
+
+	if (!isfinite(v))
+		return NULL;
+	/* 15 digits: exact for any decimal a person would write. */
+	snprintf(b, sizeof(b), "%.15g", v);
+	return json_object_new_double_s(v, b);
+}
+
+void uc_json_list_add(struct uc_json_list *l, uint64_t key, json_object *obj)
+{
+	struct uc_json_item *n = realloc(l->v, (l->n + 1) * sizeof(*l->v));
 
 	if (!n) {
-		free(text);
+		json_object_put(obj);
 		return;
 	}
-	j->v = n;
-	j->v[j->n++] = (struct uc_json_finding){ .key = key, .kind = kind, .text = text };
+	l->v = n;
+	l->v[l->n++] = (struct uc_json_item){ .key = key, .obj = obj };
 }
 
-void json_free(struct uc_json *j)
+void uc_json_list_free(struct uc_json_list *l)
 {
-	for (size_t i = 0; i < j->n; i++)
-		free(j->v[i].text);
-	free(j->v);
-	j->v = NULL;
-	j->n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		json_object_put(l->v[i].obj);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void uc_json_write(FILE *out, json_object *doc)
+{
+	/* Pretty: a person can read it and grep a field; no "\/" in paths. */
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
+	json_object_put(doc);
 }

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Findings and how they are told: the report text (in the voice of the
- * sanitizers: a ==PID==ERROR header, the evidence, a SUMMARY line), the
- * counts per kind, and the exit status policy.
+ * What the checker reports and how the run ends: one struct per hazard
+ * kind (filled by checker/), the report state (counts, dedup,
+ * suppressions, the findings kept for --json and --sarif), the closing
+ * summary and the exit status policy.
+ *
+ * Each report_KIND() turns its struct into a struct uc_finding
+ * (reports/finding.h, builders in reports/kinds/) and hands it to
+ * report_finding(), which tells it in every format.
  */
 #ifndef UC_REPORT_H
 #define UC_REPORT_H
@@ -12,22 +17,9 @@
 #include <stdio.h>
 
 #include "dedup.h"
+#include "finding.h"
 #include "json.h"
 #include "suppressions.h"
-
-/* Stable kind names: used in reports, options and (later) suppressions. */
-enum uc_kind {
-	UC_KIND_OVERLAP,
-	UC_KIND_BUFREG_LIFETIME,
-	UC_KIND_MUNMAP_INFLIGHT,
-	UC_KIND_DROPPED,		/* by the kernel: SQEs discarded, CQEs lost */
-	UC_KIND_LEFT_IN_FLIGHT,		/* requests and CQEs left at a teardown */
-	UC_KIND_REAP_LAG,
-	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
-	UC_KIND_SYNC_OVERLAP,		/* a plain system call into in-flight memory */
-	UC_KIND_USER_DATA_REUSE,	/* one pointer user_data on two in-flight requests */
-	UC_KIND__COUNT,
-};
 
 #define UC_KIND_BIT(k)	(1u << (k))
 #define UC_KINDS_ALL	((1u << UC_KIND__COUNT) - 1)
@@ -36,6 +28,7 @@ enum uc_kind {
 	UC_KIND_BIT(UC_KIND_BUFREG_LIFETIME) | UC_KIND_BIT(UC_KIND_MUNMAP_INFLIGHT) | \
 	UC_KIND_BIT(UC_KIND_DROPPED) | UC_KIND_BIT(UC_KIND_SYNC_OVERLAP))
 
+/* The kinds' names (reports/rules.c). */
 const char *uc_kind_name(enum uc_kind k);
 /* The kind named @name (or an old name for it: unreaped-cqe is now part
  * of left-in-flight); -1 if none. */
@@ -228,23 +221,23 @@ struct uc_report {
 	bool gen_suppressions;
 	bool stacks_off;		/* --stack-size=0: say so where one is missing */
 	bool want_json;			/* collect findings for --json */
-	struct uc_json json;
+	struct uc_json_list json;	/* finding objects (docs/json.md) */
 	bool want_sarif;		/* and for --sarif */
-	struct uc_json sarif;		/* SARIF result objects */
+	struct uc_json_list sarif;	/* SARIF result objects */
 	const char *srcroot;		/* own sources live under here */
-	/* the finding being recorded: its stacks, for SARIF locations */
-	struct { const char *role; uint64_t id; } cur[12];
-	int ncur;
-	char cur_headline[160];
-	bool cur_spans_loss;
+	/* rules outside the hazard kinds, as registered or first seen,
+	 * with their counts (never part of the exit status) */
+	const struct uc_rule **ext;
+	uint64_t *ext_count;
+	size_t next;
 	uint64_t suppressed[UC_KIND__COUNT];
 	/* findings whose evidence events lost could explain: not reported,
 	 * never an error (checker/evidence.h) */
 	uint64_t withheld[UC_KIND__COUNT];
-	/* told of every finding counted (--trace draws them): its kind, the
-	 * SUMMARY text, and the request it is about (NULL: none) */
-	void (*finding_hook)(void *arg, const char *kind, uint32_t pid,
-			     const char *summary, const struct uc_request_desc *req);
+	/* told of every finding counted (--trace draws them): the finding,
+	 * and a text to show with it (its headline, with the first stack's
+	 * frames for the first of a kind of repeat) */
+	void (*finding_hook)(void *arg, const struct uc_finding *f, const char *text);
 	void *finding_arg;
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */

@@ -82,7 +82,7 @@ for u in .output/unit/*; do
 done
 
 # --- cases -------------------------------------------------------------------
-# Kinds a report can name (reports/report.c); a case expects a "+" list.
+# Kinds a report can name (reports/rules.c); a case expects a "+" list.
 KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap user-data-reuse"
 
 # case_verdict SRC [TAG]: runs one case and prints one line,
@@ -665,6 +665,22 @@ print("ok")
 PY
 	then pass "json: schema, evidence, stacks, counts and severities"
 	else fail "json" "document wrong" "$TMP/j.out"; fi
+	# Fields added within schema 2: every finding says its rule family
+	# and what to do about it; no family other than hazards in this run.
+	if python3 - "$TMP"/j.*.json "$TMP/j2.json" <<'PY' >"$TMP/j3.out" 2>&1
+import json, sys
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    assert "doctor" not in d["summary"], d["summary"]
+    for f in d["findings"]:
+        assert f["rule_type"] == "hazard", f
+        assert isinstance(f["fix"], str) and f["fix"], f
+[f] = json.load(open(sys.argv[1]))["findings"]
+assert "IOSQE_IO_LINK" in f["fix"], f["fix"]          # overlap's fix
+print("ok")
+PY
+	then pass "json: rule_type and fix on hazard findings"
+	else fail "json: rule_type and fix" "missing or wrong" "$TMP/j3.out"; fi
 fi
 
 # --- SARIF ------------------------------------------------------------------------------

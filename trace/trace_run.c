@@ -7,6 +7,7 @@
 
 #include "events_export.h"
 #include "options.h"
+#include "finding.h"
 #include "report.h"
 #include "timeline.h"
 
@@ -62,19 +63,37 @@ void tr_run_drain(struct tr_run *r)
 		tr_session_drain(&r->sess);
 }
 
-void tr_run_finding(void *arg, const char *kind, uint32_t pid, const char *summary,
-		    const struct uc_request_desc *req)
+/* The request a finding is about: its evidence's "request" (or the
+ * "in_flight" one), by user_data. */
+static bool finding_user_data(const struct uc_finding *f, uint64_t *ud)
+{
+	static const char *const keys[] = { "request", "in_flight" };
+	json_object *r, *u;
+
+	for (size_t i = 0; f->evidence && i < 2; i++)
+		if (json_object_object_get_ex(f->evidence, keys[i], &r) &&
+		    json_object_object_get_ex(r, "user_data", &u)) {
+			*ud = strtoull(json_object_get_string(u), NULL, 0);
+			return true;
+		}
+	return false;
+}
+
+void tr_run_finding(void *arg, const struct uc_finding *f, const char *text)
 {
 	struct tr_run *r = arg;
 	struct timespec ts;
+	uint64_t ud = 0;
+	bool has_ud;
 
 	if (!r->active || !r->timeline)
 		return;
 	/* the records up to now first: the request must be on its lane */
 	tr_session_drain(&r->sess);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	tl_finding(r->timeline, ts.tv_sec * 1000000000ull + ts.tv_nsec, pid, req != NULL,
-		   req ? req->user_data : 0, kind, summary);
+	has_ud = finding_user_data(f, &ud);
+	tl_finding(r->timeline, ts.tv_sec * 1000000000ull + ts.tv_nsec, f->pid, has_ud, ud,
+		   f->rule->name, text);
 }
 
 static const char *const type_names[TR__COUNT] = {

@@ -33,9 +33,8 @@ int tr_run_follow(struct tr_run *r, pid_t pid);
 void tr_run_drain(struct tr_run *r);
 /* A checker finding (struct uc_report's finding_hook): drawn on the
  * request it is about, at the moment it was reported. */
-struct uc_request_desc;
-void tr_run_finding(void *arg, const char *kind, uint32_t pid, const char *summary,
-		    const struct uc_request_desc *req);
+struct uc_finding;
+void tr_run_finding(void *arg, const struct uc_finding *f, const char *text);
 /* Last records, the losses into the files and on @out (==PID== lines),
  * closes. Returns -1 if a file could not be written. */
 int tr_run_end(struct tr_run *r, FILE *out, uint32_t pid);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kind builders (reports/kinds/, one file each) share: how a request is
+ * described in the text and in the evidence, and the names of system
+ * calls and directions. One builder per kind: it turns the checker's
+ * struct into a struct uc_finding (reports/finding.h) and calls
+ * report_finding(); no builder writes to a stream.
+ */
+#ifndef UC_KINDS_COMMON_H
+#define UC_KINDS_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "finding.h"
+#include "json.h"
+#include "opcode_names.h"
+#include "report.h"
+
+/* Why a request has no stack, when it has none (a capture the checker
+ * could not keep says so itself: checker/stacks.c). */
+const char *kind_why_no_stack(const struct uc_report *rep, bool sqpoll);
+
+/*
+ * The two lines about request @d ("  ROLE READ (user_data 0x..) on ring
+ * fd 5, thread N" and the range it stores into or loads from), then its
+ * submission stack, added with @stack_role ("request submitted", ...).
+ */
+void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
+		       const char *role, const struct uc_request_desc *d,
+		       const char *stack_role);
+/* REQUEST of docs/json.md. */
+json_object *kind_request_json(const struct uc_request_desc *d);
+
+/* x86-64 system call @nr by name (libseccomp's table), else "syscall N". */
+const char *kind_syscall_name(int nr, char *buf, size_t len);
+/* "sink", "source", "none" (enum uc_direction) */
+const char *kind_dir_name(uint8_t d);
+/* "munmap", "madvise(MADV_DONTNEED)", ... */
+const char *kind_unmap_call(uint32_t nr, uint64_t advice);
+
+#endif
