@@ -76,7 +76,7 @@ struct pf_req {
 struct ring_cache_ent {
 	__u64 ctx;
 	__u32 slot;			/* PF_NO_RING: not profiled */
-	__u32 pad;
+	__u32 gen;			/* follow_gen when judged */
 };
 
 /* The processes followed, by tgid. */
@@ -180,7 +180,7 @@ struct {
 struct fd_cache_ent {
 	__u64 key;			/* tgid << 32 | fd (| bit 31: registered) */
 	__u32 slot;
-	__u32 pad;
+	__u32 gen;			/* follow_gen when judged */
 };
 
 struct {
@@ -191,6 +191,10 @@ struct {
 } pf_fd_cache SEC(".maps");
 
 __u32 next_ring_slot;
+/* Raised by user space after each process it starts to follow: a "not
+ * ours" verdict cached under an older generation is judged again (the
+ * process may have been followed meanwhile). */
+__u32 follow_gen;
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -218,7 +222,7 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return r;
 }
 
-static __always_inline void cache_put(__u64 ctx, __u32 slot)
+static __always_inline void cache_put_gen(__u64 ctx, __u32 slot, __u32 gen)
 {
 	__u32 i = addr_hash(ctx, 10);
 	struct ring_cache_ent *c = bpf_map_lookup_elem(&pf_ring_cache, &i);
@@ -226,10 +230,16 @@ static __always_inline void cache_put(__u64 ctx, __u32 slot)
 	if (c) {
 		c->ctx = ctx;
 		c->slot = slot;
+		c->gen = gen;
 	}
 }
 
-static __always_inline void fd_cache_put(__u64 key, __u32 slot)
+static __always_inline void cache_put(__u64 ctx, __u32 slot)
+{
+	cache_put_gen(ctx, slot, follow_gen);
+}
+
+static __always_inline void fd_cache_put_gen(__u64 key, __u32 slot, __u32 gen)
 {
 	__u32 i = addr_hash(key, 10);
 	struct fd_cache_ent *c = bpf_map_lookup_elem(&pf_fd_cache, &i);
@@ -237,7 +247,13 @@ static __always_inline void fd_cache_put(__u64 key, __u32 slot)
 	if (c) {
 		c->key = key;
 		c->slot = slot;
+		c->gen = gen;
 	}
+}
+
+static __always_inline void fd_cache_put(__u64 key, __u32 slot)
+{
+	fd_cache_put_gen(key, slot, follow_gen);
 }
 
 /* A new slot for ring @ctx of process @tgid, or PF_NO_RING when the
@@ -277,7 +293,9 @@ static __always_inline __u32 ring_slot(__u64 ctx)
 	__u32 i = addr_hash(ctx, 10), *s, tgid;
 	struct ring_cache_ent *c = bpf_map_lookup_elem(&pf_ring_cache, &i);
 
-	if (c && c->ctx == ctx)
+	__u32 gen = follow_gen;		/* read before judging */
+
+	if (c && c->ctx == ctx && (c->slot != PF_NO_RING || c->gen == gen))
 		return c->slot;
 	s = bpf_map_lookup_elem(&pf_rings, &ctx);
 	if (s) {
@@ -286,8 +304,9 @@ static __always_inline __u32 ring_slot(__u64 ctx)
 	}
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	if (!followed(tgid)) {
-		/* remembered as not ours until a ring is created there */
-		cache_put(ctx, PF_NO_RING);
+		/* not ours, until a ring is created there or a process is
+		 * followed */
+		cache_put_gen(ctx, PF_NO_RING, gen);
 		return PF_NO_RING;
 	}
 	/* its setup flags from the ring itself (SQPOLL matters) */
@@ -391,17 +410,26 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		return 0;
 	n = ++st->submits;
 
+	/* Two slots per address (its own and its neighbour): requests in
+	 * flight together rarely find both taken. */
 	i = addr_hash(key, 16);
 	r = bpf_map_lookup_elem(&pf_reqs, &i);
 	if (!r)
 		return 0;
-	/* Taken by a request that has not ended: it loses its path and
-	 * timing. A CQE-skipping request may have ended unseen: not counted. */
 	if (r->req && r->req != key && !(r->flags & RQ_SKIP)) {
-		struct pf_ring_stats *rs = ring_stats(ring);
+		__u32 j = i ^ 1;
+		struct pf_req *r2 = bpf_map_lookup_elem(&pf_reqs, &j);
 
-		if (rs)
-			rs->evicted++;
+		if (r2 && (!r2->req || r2->req == key || (r2->flags & RQ_SKIP))) {
+			r = r2;
+		} else {
+			/* Both taken by requests that have not ended: this
+			 * one's predecessor loses its path and timing. */
+			struct pf_ring_stats *rs = ring_stats(ring);
+
+			if (rs)
+				rs->evicted++;
+		}
 	}
 	/* The low flag bits mirror IOSQE_* on every kernel; a direct load,
 	 * its size relocated by CO-RE (32 bits before v6.10, then 64). */
@@ -455,6 +483,10 @@ static __always_inline void mark(void *req, __u8 bit)
 		return;
 	i = addr_hash(key, 16);
 	r = bpf_map_lookup_elem(&pf_reqs, &i);
+	if (r && r->req != key) {
+		i ^= 1;
+		r = bpf_map_lookup_elem(&pf_reqs, &i);
+	}
 	if (r && r->req == key)
 		r->flags |= bit;
 }
@@ -514,6 +546,10 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 	}
 	i = addr_hash(req, 16);
 	r = bpf_map_lookup_elem(&pf_reqs, &i);
+	if (r && r->req != req) {
+		i ^= 1;
+		r = bpf_map_lookup_elem(&pf_reqs, &i);
+	}
 	if (!r)
 		return 0;
 	if (r->req != req) {
@@ -637,17 +673,18 @@ static __always_inline __u32 enter_slot(__u32 tgid, __u32 fd, __u32 flags)
 {
 	__u64 key = (__u64)tgid << 32 | fd;
 	struct fd_cache_ent *c;
-	__u32 i, slot;
+	__u32 i, slot, gen;
 	__u64 ra;
 
 	if (flags & UC_ENTER_REGISTERED_RING)
 		key |= 1u << 31;
 	i = addr_hash(key, 10);
 	c = bpf_map_lookup_elem(&pf_fd_cache, &i);
-	if (c && c->key == key)
+	gen = follow_gen;		/* read before judging */
+	if (c && c->key == key && (c->slot != PF_NO_RING || c->gen == gen))
 		return c->slot;
 	if (!followed(tgid)) {
-		fd_cache_put(key, PF_NO_RING);
+		fd_cache_put_gen(key, PF_NO_RING, gen);
 		return PF_NO_RING;
 	}
 	ra = enter_ring(fd, flags);

@@ -247,7 +247,7 @@ static int watch(struct uc_session *s, struct uc_target *t, int sigfd,
 
 /* --profile --check: the profile's report after the checker's, and its
  * doctor told what the checker found. */
-static void profile_beside_check(struct pf_run *prof, const struct uc_report *rep,
+static void profile_beside_check(struct pf_run *prof, struct uc_report *rep,
 				 struct uc_session *sess, FILE *out, const char *exe,
 				 pid_t pid)
 {
@@ -264,6 +264,8 @@ static void profile_beside_check(struct pf_run *prof, const struct uc_report *re
 	pf_run_finish(prof, h, n, v[UC_STAT_RINGBUF_LOST]);
 	snprintf(what, sizeof(what), "%s (pid %d), with --check", exe, pid);
 	pf_run_report(prof, out, what);
+	pf_run_to_report(prof, rep, pid);
+	rep->mode = "check+profile";
 }
 
 int main(int argc, char **argv)

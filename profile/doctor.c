@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "opcode_names.h"
+#include <ctype.h>
 
 /* ---- what the rules read: one process's share of the tables ----------- */
 
@@ -590,7 +592,7 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 		body_add(d, "%llu of %llu requests ended without their submission "
 			 "seen (submitted before the profile began): counted, not timed",
 			 (unsigned long long)unseen, (unsigned long long)ends);
-	if (evicted)
+	if (evicted > ends / 1000)
 		body_add(d, "%llu requests lost their timing (more than %d in flight "
 			 "hashed to one slot)", (unsigned long long)evicted, PF_REQ_SLOTS);
 	if (thr || procs || errnos)
@@ -665,6 +667,57 @@ static const struct doctor_rule rules[] = {
 	  "Raise --profile-rings, start the program under uringcheck instead of "
 	  "attaching, or give the checker a larger --event-buffer.", judge_fidelity },
 };
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+/* The rules as the shared finding model knows them (reports/finding.h):
+ * named for SARIF ("DoctorPuntRatio"), described by their summary, fixed
+ * by their fix, of their own severity. */
+static const struct uc_rule *model_rule(const struct doctor_rule *r)
+{
+	static struct uc_rule model[NRULES];
+	static char ids[NRULES][48];
+	size_t i = r - rules;
+
+	if (!model[i].name) {
+		char *o = ids[i];
+		bool up = true;
+
+		o += sprintf(o, "Doctor");
+		for (const char *c = r->name; *c && o < ids[i] + 46; c++) {
+			if (*c == '-') {
+				up = true;
+				continue;
+			}
+			*o++ = up ? (char)toupper((unsigned char)*c) : *c;
+			up = false;
+		}
+		*o = 0;
+		model[i] = (struct uc_rule){ .name = r->name, .type = "doctor", .kind = -1,
+			.sarif_id = ids[i], .short_desc = r->summary, .full_desc = r->summary,
+			.fix = r->fix,
+			.severity = strcmp(r->severity, "note") ? UC_SEV_WARNING : UC_SEV_NOTE };
+	}
+	return &model[i];
+}
+
+void doctor_finding(const struct doctor_verdict *v, uint32_t pid, struct uc_finding *out)
+{
+	const char *line = v->body;
+
+	uc_finding_init(out, model_rule(v->rule), v->pid ? v->pid : pid);
+	uc_finding_headline(out, "%s: %s", v->rule->name, v->title);
+	uc_finding_title(out, "%s", v->title);
+	while (line && *line) {
+		size_t n = strcspn(line, "\n");
+
+		uc_finding_text(out, "%.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	uc_finding_fix(out, "%s", v->rule->fix);
+	json_object_object_foreach(v->evidence, k, val)
+		uc_finding_evidence(out, k, json_object_get(val));
+}
 
 const struct doctor_rule *doctor_rules(size_t *n)
 {

@@ -37,6 +37,12 @@ struct doctor_rule {
 		      size_t *n);
 };
 
+struct uc_finding;
+/* A verdict as a finding of the shared model (reports/finding.h): its
+ * rule (type "doctor"), severity, headline, text and evidence; @pid
+ * for a run-level verdict. */
+void doctor_finding(const struct doctor_verdict *v, uint32_t pid, struct uc_finding *out);
+
 /* Every rule, in report order. */
 const struct doctor_rule *doctor_rules(size_t *n);
 /* Judges a whole profile; the verdicts are appended to *v. */

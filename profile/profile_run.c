@@ -18,6 +18,7 @@
 #include "profile_report.h"
 #include "runner.h"
 #include "trace_run.h"
+#include "report.h"
 #include "version.h"
 
 static uint64_t now_ns(void)
@@ -240,55 +241,43 @@ void pf_run_free(struct pf_run *r)
 
 /* ---- the profile alone ---------------------------------------------------- */
 
-static void write_json(struct pf_run *r, const struct uc_options *o, pid_t pid,
-		       int status)
+void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid)
 {
-	json_object *doc = json_object_new_object(), *tool = json_object_new_object();
-	json_object *tgt = json_object_new_object(), *sum = json_object_new_object();
-	json_object *doc_counts = json_object_new_object();
-	FILE *f = open_log(o->json, pid);
-
-	if (!f) {
-		json_object_put(doc);
-		return;
-	}
-	json_object_object_add(doc, "schema", json_object_new_int(2));
-	json_object_object_add(tool, "name", json_object_new_string("uringcheck"));
-	json_object_object_add(tool, "version", json_object_new_string(UC_VERSION));
-	json_object_object_add(doc, "tool", tool);
-	json_object_object_add(doc, "mode", json_object_new_string("profile"));
-	if (o->all) {
-		json_object_object_add(tgt, "all_processes", json_object_new_boolean(1));
-	} else {
-		json_object_object_add(tgt, "pid", json_object_new_int(pid));
-		json_object_object_add(tgt, "attached", json_object_new_boolean(o->pid != 0));
-		if (!o->pid) {
-			json_object *argv = json_object_new_array();
-
-			for (int i = 0; o->target_argv[i]; i++)
-				json_object_array_add(argv, json_object_new_string(o->target_argv[i]));
-			json_object_object_add(tgt, "argv", argv);
-			json_object_object_add(tgt, "exit_status", json_object_new_int(status));
-		}
-	}
-	json_object_object_add(doc, "target", tgt);
-	json_object_object_add(doc, "profile", pf_run_json(r));
-	json_object_object_add(doc, "findings", pf_run_findings_json(r));
 	for (size_t i = 0; i < r->nverdicts; i++) {
-		const char *k = r->verdicts[i].rule->name;
-		json_object *c;
+		struct uc_finding f;
 
-		if (json_object_object_get_ex(doc_counts, k, &c))
-			json_object_set_int(c, json_object_get_int(c) + 1);
-		else
-			json_object_object_add(doc_counts, k, json_object_new_int(1));
+		doctor_finding(&r->verdicts[i], pid, &f);
+		report_finding(rep, &f);
 	}
-	json_object_object_add(sum, "doctor", doc_counts);
-	json_object_object_add(doc, "summary", sum);
-	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN), f);
-	fputc('\n', f);
-	fclose(f);
-	json_object_put(doc);
+	json_object_put(rep->profile_json);
+	rep->profile_json = pf_run_json(r);
+}
+
+/* The profile alone: its verdicts told as findings (text on @log, and
+ * --json, --sarif: the documents of docs/json.md and docs/sarif.md with
+ * the "profile" member). */
+static void tell(struct pf_run *r, const struct uc_options *o, FILE *log, pid_t pid,
+		 int status)
+{
+	struct uc_report rep;
+	FILE *f;
+
+	report_init(&rep, log, 100, 0);
+	rep.want_sarif = o->sarif != NULL;
+	rep.want_json = o->json != NULL || rep.want_sarif;
+	rep.mode = "profile";
+	rep.attached = o->all ? 2 : o->pid ? 1 : 0;
+	rep.srcroot = o->srcroot;
+	pf_run_to_report(r, &rep, pid);
+	if (o->json && (f = open_log(o->json, pid))) {
+		report_write_json(&rep, f, UC_VERSION, pid, o->target_argv, status, NULL, 0);
+		fclose(f);
+	}
+	if (o->sarif && (f = open_log(o->sarif, pid))) {
+		report_write_sarif(&rep, f, UC_VERSION);
+		fclose(f);
+	}
+	report_free(&rep);
 }
 
 static int pidfd_of(pid_t pid)
@@ -406,8 +395,7 @@ int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
 		close(pidfd);
 	tr_run_end(&trace, log, pid);
 	pf_run_report(&r, log, what);
-	if (o->json)
-		write_json(&r, o, pid, status);
+	tell(&r, o, log, pid, status);
 	pf_run_free(&r);
 	if (log != stderr)
 		fclose(log);

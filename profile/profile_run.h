@@ -50,6 +50,10 @@ void pf_run_report(struct pf_run *r, FILE *out, const char *what);
 /* The "profile" member and the doctor's finding objects, for --json. */
 json_object *pf_run_json(struct pf_run *r);
 json_object *pf_run_findings_json(struct pf_run *r);
+/* The doctor's verdicts into @rep as findings (text, --json, --sarif;
+ * @pid for run-level ones), and the "profile" member of its JSON. */
+struct uc_report;
+void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid);
 void pf_run_free(struct pf_run *r);
 
 /* uringcheck --profile without --check, and -p/-a. Returns the exit

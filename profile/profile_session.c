@@ -92,18 +92,9 @@ int pf_session_follow(struct pf_session *s, pid_t pid)
 			strerror(errno));
 		return -1;
 	}
-	/* Rings of a running process were seen before it was followed and
-	 * remembered as not ours: forget every remembered verdict. */
-	{
-		static const char zero[32];
-
-		for (uint32_t i = 0; i < PF_RING_CACHE; i++) {
-			bpf_map__update_elem(s->skel->maps.pf_ring_cache, &i, sizeof(i),
-					     zero, bpf_map__value_size(s->skel->maps.pf_ring_cache), 0);
-			bpf_map__update_elem(s->skel->maps.pf_fd_cache, &i, sizeof(i),
-					     zero, bpf_map__value_size(s->skel->maps.pf_fd_cache), 0);
-		}
-	}
+	/* Rings of a running process seen before it was followed were
+	 * judged "not ours": a new generation makes those verdicts stale. */
+	__atomic_add_fetch(&s->skel->bss->follow_gen, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 

@@ -288,14 +288,7 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 		fprintf(o, "paths: not attributed on this kernel (io_uring_poll_arm and "
 			"io_uring_queue_async_work take the request since 5.19)\n");
 
-	fprintf(o, "\n");
-	for (size_t i = 0; i < nv; i++) {
-		fprintf(o, "doctor: %s: %s: %s\n", v[i].rule->severity, v[i].rule->name,
-			v[i].title);
-		if (v[i].body)
-			fputs(v[i].body, o);
-		fprintf(o, "  fix: %s\n", v[i].rule->fix);
-	}
-	fprintf(o, "doctor: %zu finding%s\n", nv, nv == 1 ? "" : "s");
+	/* the verdicts follow, as findings (reports/finding.h) */
+	fprintf(o, "doctor: %zu finding%s%s\n", nv, nv == 1 ? "" : "s", nv ? ":" : "");
 	fflush(o);
 }

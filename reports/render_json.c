@@ -94,13 +94,22 @@ void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 	json_object_object_add(o, "version", uc_json_string(version));
 	json_object_object_add(doc, "tool", o);
 
+	json_object_object_add(doc, "mode", json_object_new_string(rep->mode ? rep->mode :
+								    "check"));
 	o = json_object_new_object();
-	a = json_object_new_array();
-	for (int i = 0; argv && argv[i]; i++)
-		json_object_array_add(a, json_object_new_string(argv[i]));
-	json_object_object_add(o, "pid", json_object_new_int64(pid));
-	json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
-	json_object_object_add(o, "argv", a);
+	if (rep->attached == 2) {		/* -a */
+		json_object_object_add(o, "all_processes", json_object_new_boolean(1));
+	} else if (rep->attached) {		/* -p */
+		json_object_object_add(o, "pid", json_object_new_int64(pid));
+		json_object_object_add(o, "attached", json_object_new_boolean(1));
+	} else {
+		a = json_object_new_array();
+		for (int i = 0; argv && argv[i]; i++)
+			json_object_array_add(a, json_object_new_string(argv[i]));
+		json_object_object_add(o, "pid", json_object_new_int64(pid));
+		json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
+		json_object_object_add(o, "argv", a);
+	}
 	json_object_object_add(doc, "target", o);
 
 	a = json_object_new_array();
@@ -125,5 +134,7 @@ void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 	json_object_object_add(o, "counters", a);
 	per_family(rep, o);
 	json_object_object_add(doc, "summary", o);
+	if (rep->profile_json)	/* --profile: docs/profile.md */
+		json_object_object_add(doc, "profile", json_object_get(rep->profile_json));
 	uc_json_write(out, doc);
 }

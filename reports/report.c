@@ -30,6 +30,8 @@ void report_free(struct uc_report *rep)
 	dedup_free(&rep->supp_no);
 	uc_json_list_free(&rep->json);
 	uc_json_list_free(&rep->sarif);
+	json_object_put(rep->profile_json);
+	rep->profile_json = NULL;
 	supp_free(&rep->supp);
 	free(rep->ext);
 	free(rep->ext_count);

@@ -239,6 +239,11 @@ struct uc_report {
 	 * frames for the first of a kind of repeat) */
 	void (*finding_hook)(void *arg, const struct uc_finding *f, const char *text);
 	void *finding_arg;
+	/* the JSON document's "mode" ("check", "profile", "check+profile"),
+	 * how the target came ("attached": 1 -p, 2 -a) and --profile's member */
+	const char *mode;
+	int attached;
+	json_object *profile_json;
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	unsigned int enabled;		/* kinds reported at all (--hazards) */

@@ -39,7 +39,8 @@ profile_case() {
 	fi
 	kinds=$(doctor_kinds "$TMP/pf.$name.json" 2>>"$TMP/pf.$name.out")
 	[ "$expect" = clean ] && expect=""
-	if [ "$kinds" = "$expect" ] && grep -q "^doctor: " "$TMP/pf.$name.out"; then
+	if [ "$kinds" = "$expect" ] && grep -q "^doctor: [0-9]* finding" "$TMP/pf.$name.out" &&
+	   { [ -z "$expect" ] || grep -q "uringcheck: doctor: $expect: " "$TMP/pf.$name.out"; }; then
 		pass "profile: $name: ${expect:-nothing} judged"
 	else
 		fail "profile: $name" "doctor said [$kinds], expected [${expect}]" "$TMP/pf.$name.out"
@@ -93,7 +94,7 @@ ring, = d["profile"]["rings"]
 n = sum(o["completed"] for o in ring["opcodes"])
 assert n == 130, n
 assert len(d["profile"]["per_second"]["submitted"]) >= 1
-assert d["summary"]["doctor"] == {}
+assert d["summary"].get("doctor", {}) == {}
 PY
 	then pass "profile: counts: exact with the default sampling"
 	else fail "profile: counts" "wrong document" "$TMP/nop.out"; fi
@@ -114,6 +115,7 @@ if want "profile: attach"; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["target"] == {"pid": int(sys.argv[2]), "attached": True}, d["target"]
+assert d["mode"] == "profile" and d["summary"]["findings"]["overlap"] == 0
 ring, = d["profile"]["rings"]
 assert ring["pid"] == int(sys.argv[2]) and not ring["created_during_profile"]
 assert ring["opcodes"][0]["completed"] > 1000, ring["opcodes"]
@@ -182,11 +184,39 @@ if want "profile: with check"; then
 	$UC --profile --check --json="$TMP/both.json" "$BIN/inj_read_read" >"$TMP/both.out" 2>&1
 	rc=$?
 	if [ "$rc" = 66 ] && grep -q 'ERROR: uringcheck: overlap' "$TMP/both.out" &&
-	   grep -q '^==[0-9]*==doctor: warning: hazards: the checker found 1 overlap' "$TMP/both.out"; then
+	   grep -q 'WARNING: uringcheck: doctor: hazards: the checker found 1 overlap' "$TMP/both.out" &&
+	   $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "check+profile"
+kinds = sorted((f["kind"], f["rule_type"]) for f in d["findings"])
+assert kinds == [("hazards", "doctor"), ("overlap", "hazard")], kinds
+assert d["summary"]["doctor"] == {"hazards": 1} and d["profile"]["rings"]' "$TMP/both.json" \
+		>>"$TMP/both.out" 2>&1; then
 		pass "profile: --profile --check: the checker's error fails the run, the doctor names it"
 	else
-		fail "profile: --profile --check" "exit $rc or no doctor line" "$TMP/both.out"
+		fail "profile: --profile --check" "exit $rc, no doctor line or JSON" "$TMP/both.out"
 	fi
+	# left-in-flight: the checker's teardown report reaches the doctor
+	$UC --profile --check "$BIN/inj_left-in-flight_close_continue" >"$TMP/lif.out" 2>&1
+	$UC --profile --check "$BIN/ok_reuse_after_completion" >"$TMP/lok.out" 2>&1
+	if grep -q 'WARNING: uringcheck: doctor: left-in-flight: ' "$TMP/lif.out" &&
+	   grep -q 'doctor: 0 findings' "$TMP/lok.out"; then
+		pass "profile: --profile --check: left-in-flight named by the doctor, a clean program not"
+	else
+		cat "$TMP/lok.out" >>"$TMP/lif.out"
+		fail "profile: --profile --check left-in-flight" "see below" "$TMP/lif.out"
+	fi
+	# the doctor's findings in SARIF, beside the rules of the hazard kinds
+	$UC --profile --sarif="$TMP/d.sarif" "$PBIN/inj_batching" >/dev/null 2>&1
+	if $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+res, = run["results"]
+assert res["ruleId"] == "batching" and rules[res["ruleIndex"]] == "batching", (res, rules)
+assert res["level"] == "note"' "$TMP/d.sarif" >"$TMP/ds.out" 2>&1; then
+		pass "profile: the doctor's findings are SARIF results with their rules"
+	else fail "profile: SARIF" "see below" "$TMP/ds.out"; fi
 fi
 
 # Bad input: a clear error and the usage status, or the not-found status.
