@@ -13,6 +13,29 @@ while IFS='|' read -r name expect status opts args match; do
 		echo "RESULT SKIP $name: $status"
 		continue
 	fi
+	case $name in trace:*)
+		# the trace mode: workload.c's 9 requests reach the timeline
+		prog=${name#trace:}
+		timeout 120 ./uringcheck --keep-warm=0 --trace=/tmp/$prog.pftrace \
+			--events=/tmp/$prog.csv -- ./$prog >/tmp/$prog.out 2>&1
+		rc=$?
+		ok=1
+		[ "$rc" = "$status" ] || ok=0
+		if [ "$expect" = requests ]; then
+			grep -q 'uringcheck: trace: 9 requests' /tmp/$prog.out || ok=0
+			[ -s /tmp/$prog.pftrace ] || ok=0
+			[ "$(grep -c ',SUBMIT,' /tmp/$prog.csv)" = 9 ] || ok=0
+		fi
+		if [ -n "$match" ] && ! grep -qE -- "$match" /tmp/$prog.out; then ok=0; fi
+		if [ $ok = 1 ]; then
+			echo "RESULT PASS $name: [$expect] exit $rc"
+		else
+			echo "RESULT FAIL $name: expected [$expect] exit $status, got exit $rc"
+			head -c 1500 /tmp/$prog.out | sed 's/^/  | /'
+			echo
+		fi
+		continue
+	esac
 	case $name in profile:*)
 		# the profile mode: paths.c's requests, each path counted exactly
 		prog=${name#profile:}
@@ -29,10 +52,12 @@ while IFS='|' read -r name expect status opts args match; do
 		*) pipe= ;;
 		esac
 		if [ -n "$pipe" ]; then
+			# the document is indented: one line without blanks to match
+			tr -d ' \n' </tmp/$prog.json >/tmp/$prog.flat
 			for re in '"opcode":"NOP"[^]]*"paths":\{"inline":100,"poll_armed":0,"punted":10' \
 				"\"opcode\":\"READ\"[^]]*\"paths\":\\{$pipe" \
 				'"opcode":"FSYNC"[^]]*"paths":\{"inline":0,"poll_armed":0,"punted":10'; do
-				grep -qE "$re" /tmp/$prog.json 2>/dev/null || ok=0
+				grep -qE "$re" /tmp/$prog.flat 2>/dev/null || ok=0
 			done
 		fi
 		if [ -n "$match" ] && ! grep -qE -- "$match" /tmp/$prog.out; then ok=0; fi

@@ -23,7 +23,7 @@ cp "$config" "$root/boot/"
 cp uringcheck "$root/t/"
 cp testsuite/kernels/guest.sh "$root/t/guest.sh"
 for c in "$@"; do
-	for d in .output/tests .output/stacks .output/profile-tests; do
+	for d in .output/tests .output/stacks .output/profile-tests .output/trace-tests; do
 		[ -f "$d/$c" ] && cp "$d/$c" "$root/t/$c"
 	done
 	[ -f "$root/t/$c" ] || { echo "initramfs.sh: no test program $c" >&2; exit 1; }

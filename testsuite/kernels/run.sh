@@ -56,7 +56,7 @@ for v in $KERNELS; do
 	dir=$OUT/$v
 	rel=$(cat "$dir/release")
 	case_list "$v" >testsuite/kernels/cases.list
-	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://' | tr '\n' ' ')
+	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://' | tr '\n' ' ')
 	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
 		{ fail "kernel $v" "initramfs not built"; continue; }
 	# One boot; a second only if the guest kernel crashed (it is said,
