@@ -251,7 +251,7 @@ PROFPROGS := $(patsubst testsuite/profile/%.c,$(OUTPUT)/profile-tests/%,$(wildca
 all: $(PROFPROGS)
 $(OUTPUT)/profile-tests:
 	@mkdir -p $@
-$(OUTPUT)/profile-tests/%: testsuite/profile/%.c testsuite/cases/uc_test.h | $(OUTPUT)/profile-tests
+$(OUTPUT)/profile-tests/%: testsuite/profile/%.c $(wildcard testsuite/profile/inj_*.c) testsuite/cases/uc_test.h | $(OUTPUT)/profile-tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
 

@@ -66,8 +66,12 @@ struct {
 struct ring_verdict {
 	__u64 ctx;
 	__u32 ours;
-	__u32 pad;
+	__u32 gen;			/* follow_gen when judged */
 };
+
+/* Raised by user space after each process it starts to follow: a "not
+ * ours" verdict from an older generation is judged again. */
+__u32 follow_gen;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -128,7 +132,7 @@ static __always_inline void *reserve(__u32 type, __u64 size)
 	return h;
 }
 
-static __always_inline void set_verdict(__u64 ctx, __u32 ours)
+static __always_inline void set_verdict_gen(__u64 ctx, __u32 ours, __u32 gen)
 {
 	__u32 i = addr_hash(ctx, 10);
 	struct ring_verdict *v = bpf_map_lookup_elem(&tr_ring_cache, &i);
@@ -136,19 +140,25 @@ static __always_inline void set_verdict(__u64 ctx, __u32 ours)
 	if (v) {
 		v->ctx = ctx;
 		v->ours = ours;
+		v->gen = gen;
 	}
+}
+
+static __always_inline void set_verdict(__u64 ctx, __u32 ours)
+{
+	set_verdict_gen(ctx, ours, follow_gen);
 }
 
 /* A ring not seen created is judged by who uses it first. */
 static __always_inline bool ring_ours(__u64 ctx)
 {
-	__u32 i = addr_hash(ctx, 10), ours;
+	__u32 i = addr_hash(ctx, 10), ours, gen = follow_gen;	/* read first */
 	struct ring_verdict *v = bpf_map_lookup_elem(&tr_ring_cache, &i);
 
-	if (v && v->ctx == ctx)
+	if (v && v->ctx == ctx && (v->ours || v->gen == gen))
 		return v->ours;
 	ours = followed(bpf_get_current_pid_tgid() >> 32);
-	set_verdict(ctx, ours);
+	set_verdict_gen(ctx, ours, gen);
 	return ours;
 }
 

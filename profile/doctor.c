@@ -135,15 +135,7 @@ static void ev_str(struct doctor_verdict *d, const char *k, const char *v)
 
 static const char *dur(double ns, char *buf, size_t len)
 {
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.1f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-	return buf;
+	return pf_dur(ns, buf, len, true);
 }
 
 /* ---- the rules ---------------------------------------------------------- */

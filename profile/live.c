@@ -11,17 +11,7 @@
 
 static const char *dur(double ns, char *buf, size_t len)
 {
-	if (ns <= 0)
-		snprintf(buf, len, "-");
-	else if (ns < 1e3)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	return buf;
+	return pf_dur(ns, buf, len, false);
 }
 
 void pf_live_header(FILE *o)

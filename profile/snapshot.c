@@ -128,3 +128,20 @@ double pf_op_quantile(const struct pf_op_stats *t, double q)
 
 	return v > (double)t->lat_max_ns ? (double)t->lat_max_ns : v;
 }
+
+const char *pf_dur(double ns, char *buf, size_t len, bool spaced)
+{
+	const char *sp = spaced ? " " : "";
+
+	if (ns <= 0)
+		snprintf(buf, len, "-");
+	else if (ns < 1e3)
+		snprintf(buf, len, "%.0f%sns", ns, sp);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1f%sus", ns / 1e3, sp);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.1f%sms", ns / 1e6, sp);
+	else
+		snprintf(buf, len, "%.2f%ss", ns / 1e9, sp);
+	return buf;
+}

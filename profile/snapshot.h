@@ -7,6 +7,7 @@
 #ifndef UC_PF_SNAPSHOT_H
 #define UC_PF_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -56,6 +57,10 @@ void pf_snapshot_free(struct pf_snapshot *s);
 /* Latency quantile of one opcode's timed requests, never above the
  * largest seen (a bucket's upper part may lie beyond it). */
 double pf_op_quantile(const struct pf_op_stats *t, double q);
+
+/* A duration for people: "-", "850ns", "12.3us", "4.1ms", "1.20s" (with
+ * a space before the unit if @spaced). */
+const char *pf_dur(double ns, char *buf, size_t len, bool spaced);
 
 /* The opcode's name ("READ") written into @buf, which is returned. */
 const char *pf_opname(unsigned op, char buf[16]);

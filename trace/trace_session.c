@@ -84,7 +84,6 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 int tr_session_follow(struct tr_session *s, pid_t pid)
 {
 	uint32_t key = pid, one = 1;
-	static const char zero[16];
 
 	if (bpf_map__update_elem(s->skel->maps.tr_targets, &key, sizeof(key), &one,
 				 sizeof(one), BPF_ANY)) {
@@ -92,10 +91,9 @@ int tr_session_follow(struct tr_session *s, pid_t pid)
 			strerror(errno));
 		return -1;
 	}
-	/* rings seen before the process was followed: judge them again */
-	for (uint32_t i = 0; i < 1024; i++)
-		bpf_map__update_elem(s->skel->maps.tr_ring_cache, &i, sizeof(i), zero,
-				     sizeof(zero), 0);
+	/* rings judged "not ours" before the process was followed: a new
+	 * generation makes those verdicts stale */
+	__atomic_add_fetch(&s->skel->bss->follow_gen, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 

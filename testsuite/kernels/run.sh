@@ -45,7 +45,8 @@ case_list() {
 			done
 		fi
 		opts=$(hval "$hdr" options | tr ',' ' ')
-		args=$(hval "$hdr" args | tr ',' ' ')
+		args=$(hval "${over#"$name"} ${line#"$name"}" args | tr ',' ' ')
+		[ -n "$args" ] || args=$(hval "$hdr" args | tr ',' ' ')
 		match=$(hval "${over#"$name"} ${line#"$name"}" match)
 		[ -n "$match" ] || match=$(hval "$hdr" match)
 		echo "$name|$expect|$status|$opts|$args|$match"

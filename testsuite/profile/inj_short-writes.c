@@ -6,7 +6,11 @@
  */
 #include "../cases/uc_test.h"
 
+/* ok_short-writes.c includes this file with 4 KiB writes, which fit */
+#ifndef LEN
 #define LEN (128 * 1024)
+#endif
+#define WANT_SHORT (LEN > 64 * 1024)
 
 int main(void)
 {
@@ -29,8 +33,8 @@ int main(void)
 		while (read(p[0], sink, sizeof(sink)) > 0)
 			;
 	}
-	if (shorts < 10)
-		fail("only %d short writes: the test did not do what it says", shorts);
+	if (WANT_SHORT ? shorts < 10 : shorts != 0)
+		fail("%d short writes: the test did not do what it says", shorts);
 	io_uring_queue_exit(&ring);
 	return 0;
 }

@@ -1,36 +1,8 @@
 /* uringcheck-profile-test: expect=clean */
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The same 20 WRITEs at 4 KiB: they fit the pipe and move every byte.
- * Must stay silent.
+ * inj_short-writes.c's 20 WRITEs at 4 KiB: they fit the pipe and move
+ * every byte. Must stay silent.
  */
-#include "../cases/uc_test.h"
-
 #define LEN (4 * 1024)
-
-int main(void)
-{
-	static char buf[LEN], sink[LEN];
-	struct io_uring ring;
-	struct io_uring_cqe *cqe;
-	int p[2], shorts = 0;
-
-	SYS(pipe2(p, O_NONBLOCK));
-	SYS(fcntl(p[1], F_SETPIPE_SZ, 64 * 1024));
-	URING(io_uring_queue_init(8, &ring, 0));
-	for (int i = 0; i < 20; i++) {
-		io_uring_prep_write(get_sqe(&ring), p[1], buf, LEN, 0);
-		submit_exact(&ring, 1);
-		URING(io_uring_wait_cqe(&ring, &cqe));
-		if (cqe->res <= 0)
-			fail("write: %d", cqe->res);
-		shorts += cqe->res < LEN;
-		io_uring_cqe_seen(&ring, cqe);
-		while (read(p[0], sink, sizeof(sink)) > 0)
-			;
-	}
-	if (shorts)
-		fail("%d short writes", shorts);
-	io_uring_queue_exit(&ring);
-	return 0;
-}
+#include "inj_short-writes.c"

@@ -43,5 +43,10 @@ int main(int argc, char **argv)
 	feed(p2[1], 20, 2);
 	reap(&ring, want, 2);
 	io_uring_queue_exit(&ring);
+	/* "linger": stay a moment, for kernels whose mappings uringcheck
+	 * reads from /proc (before 6.7), which a process that has exited
+	 * no longer has */
+	if (argc > 1 && !strcmp(argv[1], "linger"))
+		usleep(300000);
 	return 0;
 }
