@@ -831,11 +831,14 @@ print(s["counters"].get(sys.argv[2], s["findings"].get(sys.argv[2], 0)))' "$1" "
 }
 if want "loss: stalled reader, legal program"; then
 	loss_run lossa clean stall
+	# which records the stall cost varies from run to run (submissions
+	# only, or ends too): any loss makes the test, no error is the claim
+	lost=$(json_num "$TMP/lossa.json" events_lost)
 	ends=$(json_num "$TMP/lossa.json" events_lost_end)
-	if [ "$(cat "$TMP/lossa.rc")" = 0 ] && [ "$ends" -gt 0 ] && ! grep -q ERROR "$TMP/lossa.err"; then
-		pass "loss: stalled reader, legal program: no error ($ends ends lost, all accounted)"
+	if [ "$(cat "$TMP/lossa.rc")" = 0 ] && [ "$lost" -gt 0 ] && ! grep -q ERROR "$TMP/lossa.err"; then
+		pass "loss: stalled reader, legal program: no error ($lost events lost, $ends of them ends)"
 	else
-		fail "loss: stalled reader, legal program" "status $(cat "$TMP/lossa.rc"), $ends ends lost" "$TMP/lossa.err"
+		fail "loss: stalled reader, legal program" "status $(cat "$TMP/lossa.rc"), $lost events lost" "$TMP/lossa.err"
 	fi
 fi
 if want "loss: stalled reader, real overlap"; then
