@@ -442,16 +442,14 @@ static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s
 static void judge_fanout(const struct doctor_rule *r, const struct pf_snapshot *s,
 			 const struct pf_run_facts *f, struct doctor_verdict **v, size_t *n)
 {
-	uint32_t limit = FANOUT_PER_CPU * (f->ncpus > 0 ? f->ncpus : 1);
+	uint32_t bounded = FANOUT_PER_CPU * (f->ncpus > 0 ? f->ncpus : 1);
 
-	if (limit < FANOUT_MIN)
-		limit = FANOUT_MIN;
 	for (size_t i = 0; i < f->npeaks; i++) {
 		const struct pf_peak *p = &f->peaks[i];
 		const struct pf_proc *pp = proc_of(s, p->tgid);
 		struct doctor_verdict *d;
 
-		if (p->workers <= limit - 1 || p->workers < FANOUT_MIN)
+		if (p->workers <= bounded || p->workers < FANOUT_MIN)
 			continue;
 		d = verdict_new(r, p->tgid, v, n, "%u io-wq workers alive at once "
 				"(%d CPUs)", p->workers, f->ncpus);

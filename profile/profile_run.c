@@ -110,14 +110,15 @@ int pf_run_follow(struct pf_run *r, pid_t pid)
 	return pf_session_follow(&r->sess, pid);
 }
 
-static void push(uint64_t **v, size_t n, uint64_t x)
+static bool push(uint64_t **v, size_t n, uint64_t x)
 {
 	uint64_t *nv = realloc(*v, (n + 1) * sizeof(**v));
 
-	if (nv) {
-		*v = nv;
-		nv[n] = x;
-	}
+	if (!nv)
+		return false;
+	*v = nv;
+	nv[n] = x;
+	return true;
 }
 
 static uint64_t total(const struct pf_snapshot *s, size_t field)
@@ -141,10 +142,10 @@ static void second(struct pf_run *r, struct pf_snapshot *now)
 	size_t nseen = 0;
 
 	pthread_mutex_lock(&r->lock);
-	push(&r->facts.submits_per_s, r->facts.nsecs, sub);
-	if (r->facts.completes_per_s || !r->facts.nsecs)
-		push(&r->facts.completes_per_s, r->facts.nsecs, cmp);
-	r->facts.nsecs++;
+	/* both series grow together, or the second is not counted */
+	if (push(&r->facts.submits_per_s, r->facts.nsecs, sub) &&
+	    push(&r->facts.completes_per_s, r->facts.nsecs, cmp))
+		r->facts.nsecs++;
 	for (uint32_t i = 0; i < now->nrings; i++) {
 		size_t k;
 
