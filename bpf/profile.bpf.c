@@ -17,8 +17,9 @@
  *   io_uring_poll_arm       marks the slot: poll-armed path
  *   io_uring_queue_async_work   marks the slot: io-wq punt
  *   io_uring_cqe_overflow, io_uring_cqring_wait, io_uring_create
- *   sys_enter/sys_exit      io_uring_enter batching and io_uring_register
- *                           latency (the syscall number is the first test)
+ *   sys_enter               io_uring_enter batching; io_uring_register's
+ *                           start (the syscall number is the first test)
+ *   io_uring_register       its end: the registration's latency
  *   sched_switch            SQPOLL and io-wq threads' time on CPU (the
  *                           PF_IO_WORKER flag is the first test)
  *   sched_process_fork      children of a followed process are followed
@@ -744,7 +745,7 @@ int BPF_PROG(pf_sys_enter, struct pt_regs *regs, long id)
 			__sync_fetch_and_add(&p->setups, 1);
 		return 0;
 	}
-	/* io_uring_register: rare, timed to its return */
+	/* io_uring_register: rare, timed to its end (pf_register) */
 	{
 		__u32 tid = (__u32)bpf_get_current_pid_tgid();
 		struct pf_call c = {};
@@ -760,31 +761,21 @@ int BPF_PROG(pf_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* The system call a sys_exit belongs to: the register the kernel keeps
- * it in differs per architecture. */
-static __always_inline long exit_nr(struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_x86)
-	return regs->orig_ax;
-#elif defined(__TARGET_ARCH_arm64)
-	return ((struct user_pt_regs *)regs)->regs[8];
-#else
-	return -1;
-#endif
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(pf_sys_exit, struct pt_regs *regs, long ret)
+/* io_uring_register's end: the kernel's own tracepoint, fired with the
+ * ring's lock still held once the operation is done (every supported
+ * kernel has it with this form). Timing to it rather than to sys_exit
+ * spares a program on every system call of the machine. A call that fails
+ * before taking the ring (a bad descriptor) never gets here: its entry is
+ * overwritten by the thread's next call. */
+SEC("tp_btf/io_uring_register")
+int BPF_PROG(pf_register, void *rctx, unsigned int opcode, unsigned int nr_files,
+	     unsigned int nr_bufs, long ret)
 {
 	struct pf_ring_stats *rs;
 	struct pf_call *c;
 	__u32 tid, op;
 	__u64 ns;
 
-	/* Every system call on the machine comes here: one load and one
-	 * compare for all but io_uring_register. */
-	if (exit_nr(regs) != PF_NR_REGISTER)
-		return 0;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	c = bpf_map_lookup_elem(&pf_calls, &tid);
 	if (!c)

@@ -6,6 +6,9 @@
  *    10 READs of empty pipes       poll-armed (data arrives later)
  *    10 FSYNCs of a file           punted to io-wq (fsync never runs inline)
  *    10 NOPs with IOSQE_ASYNC      punted, because the program asked
+ * and three registration calls: buffers registered, unregistered, and
+ * unregistered again (ENXIO), timed from entry to the kernel's
+ * io_uring_register tracepoint.
  * Prints nothing; exits 1 if a result is not what it should be.
  */
 #include "../cases/uc_test.h"
@@ -61,6 +64,13 @@ int main(void)
 			fail("fsync/nop: %d", cqe->res);
 		io_uring_cqe_seen(&ring, cqe);
 	}
+
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+
+	URING(io_uring_register_buffers(&ring, &iov, 1));
+	URING(io_uring_unregister_buffers(&ring));
+	if (io_uring_unregister_buffers(&ring) != -ENXIO)
+		fail("a second unregister should fail with ENXIO");
 	io_uring_queue_exit(&ring);
 	return 0;
 }

@@ -77,6 +77,11 @@ for o in ring["opcodes"]:
     assert sum(o["latency_ns"]["log2_histogram"]) == o["completed"], o
     assert o["latency_ns"]["p50"] <= o["latency_ns"]["max"]
 assert ring["io_uring_enter"]["sqes_submitted"] == 130
+# register buffers (0) once, unregister (1) twice, the second refused
+reg = {r["opcode"]: r["calls"] for r in ring["registration"]}
+assert reg == {0: 1, 1: 2}, reg
+assert ring["registration_errors"] == 1, ring["registration_errors"]
+assert all(r["time_ns"] > 0 for r in ring["registration"]), ring["registration"]
 assert d["target"]["exit_status"] == 0 and d["findings"] == []
 PY
 	then pass "profile: paths: inline, poll-armed and punted requests counted exactly"
