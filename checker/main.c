@@ -82,9 +82,9 @@ static int find_program(const char *name, char *found, size_t len)
 	return err;
 }
 
-static const struct uc_stack *map_stack_store(void *sess)
+static const struct uc_stack *stack_slot(void *sess, uint32_t index)
 {
-	return session_stack_store(sess);
+	return session_stack_slot(sess, index);
 }
 
 static void on_event(void *arg, const void *data, size_t size)
@@ -339,17 +339,27 @@ int main(int argc, char **argv)
 	rep.stacks_off = opt.stack_size == 0;
 	tracker_init(&tracker, &rep);
 	tracker.reap_lag_ns = (uint64_t)opt.reap_lag_ms * 1000000;
-	if (session_start(&sess, &opt, on_event, &tracker))
+	/* The target's process is made before the kernel side maps its
+	 * buffers: forking copies the page tables of every mapping, and the
+	 * event buffer's alone are 64 MiB worth. It waits for target_release
+	 * and exits unrun if we die first. */
+	if (target_spawn(&tgt, opt.target_argv, &run_as, &saved))
 		return UC_EXIT_TOOL_ERROR;
+	if (session_start(&sess, &opt, on_event, &tracker)) {
+		target_abandon(&tgt);
+		return UC_EXIT_TOOL_ERROR;
+	}
 	tracker.ev.sess = &sess;	/* judge against its kernel side */
 	if (opt.profile) {	/* --profile --check: both, side by side */
 		if (pf_run_begin(&prof_run, &opt, stderr)) {
+			target_abandon(&tgt);
 			session_stop(&sess);
 			return UC_EXIT_TOOL_ERROR;
 		}
 		prof = &prof_run;
 	}
 	if (tr_run_begin(&trace_run, &opt)) {
+		target_abandon(&tgt);
 		session_stop(&sess);
 		return UC_EXIT_TOOL_ERROR;
 	}
@@ -357,7 +367,7 @@ int main(int argc, char **argv)
 		rep.finding_hook = tr_run_finding;
 		rep.finding_arg = &trace_run;
 	}
-	stacks_attach_store(&tracker.stacks, map_stack_store, &sess, sess.stack_cursor);
+	stacks_attach_store(&tracker.stacks, stack_slot, &sess, sess.stack_cursor);
 
 	if (opt.liburing_uprobes) {
 		if (!opt.reap_lag_ms)
@@ -367,22 +377,16 @@ int main(int argc, char **argv)
 			liburing_probes_attach(&sess, exe, stderr);
 	}
 
-	if (target_spawn(&tgt, opt.target_argv, &run_as, &saved)) {
-		session_stop(&sess);
-		return UC_EXIT_TOOL_ERROR;
-	}
 	if (session_track(&sess, tgt.pid) || (prof && pf_run_follow(prof, tgt.pid)) ||
 	    tr_run_follow(&trace_run, tgt.pid)) {
-		kill(tgt.pid, SIGKILL);
-		target_reap(&tgt);
+		target_abandon(&tgt);
 		session_stop(&sess);
 		return UC_EXIT_TOOL_ERROR;
 	}
 	if (opt.log_file) {
 		log = open_log(opt.log_file, tgt.pid);
 		if (!log) {
-			kill(tgt.pid, SIGKILL);
-			target_reap(&tgt);
+			target_abandon(&tgt);
 			session_stop(&sess);
 			return UC_EXIT_TOOL_ERROR;
 		}

@@ -139,6 +139,18 @@ int target_release(struct uc_target *t)
 	return n == sizeof(err) ? err : 0;
 }
 
+void target_abandon(struct uc_target *t)
+{
+	/* Never released: it is still waiting to exec, and dies unrun. */
+	kill(t->pid, SIGKILL);
+	if (t->go_fd >= 0)
+		close(t->go_fd);
+	if (t->exec_fd >= 0)
+		close(t->exec_fd);
+	t->go_fd = t->exec_fd = -1;
+	target_reap(t);
+}
+
 int target_reap(struct uc_target *t)
 {
 	int status;

@@ -47,5 +47,7 @@ int target_release(struct uc_target *t);
 /* Reaps the child; returns its status as a shell would (128+N for a
  * signal). Call after pidfd became readable. */
 int target_reap(struct uc_target *t);
+/* Kills a target that was spawned but never released, and reaps it. */
+void target_abandon(struct uc_target *t);
 
 #endif

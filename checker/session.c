@@ -287,14 +287,46 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg)
 	return (int)n;
 }
 
-const struct uc_stack *session_stack_store(struct uc_session *s)
+/*
+ * The store is 33 MiB, and mapping a BPF array fills all its page tables
+ * at once: mapping and unmapping it whole cost ~5 ms of every run that
+ * saw a stack, most of a warm start-up. A window of 64 slots (~0.5 MiB)
+ * is mapped when one of its slots is first read; a short run maps one or
+ * two, a long one ends up with them all.
+ */
+const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index)
 {
-	if (!s->stack_store && s->skel) {
-		s->store_len = page_round(UC_STACK_SLOTS * sizeof(struct uc_stack));
-		s->stack_store = map_shared(bpf_map__fd(s->skel->maps.stack_store),
-					    s->store_len, PROT_READ);
+	struct uc_store_window *w;
+
+	index %= UC_STACK_SLOTS;
+	w = &s->store_windows[index / UC_STORE_WINDOW_SLOTS];
+	if (!w->base && s->skel) {
+		size_t page = sysconf(_SC_PAGESIZE);
+		size_t from = (size_t)(index / UC_STORE_WINDOW_SLOTS) *
+			UC_STORE_WINDOW_SLOTS * sizeof(struct uc_stack);
+		size_t to = from + UC_STORE_WINDOW_SLOTS * sizeof(struct uc_stack);
+		size_t off = from / page * page;
+		void *p = mmap(NULL, page_round(to) - off, PROT_READ, MAP_SHARED,
+			       bpf_map__fd(s->skel->maps.stack_store), (off_t)off);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		w->base = p;
+		w->len = page_round(to) - off;
+		w->skew = from - off;
 	}
-	return s->stack_store;
+	if (!w->base)
+		return NULL;
+	return (const struct uc_stack *)((const char *)w->base + w->skew) +
+		index % UC_STORE_WINDOW_SLOTS;
+}
+
+static void unmap_store(struct uc_session *s)
+{
+	for (size_t i = 0; i < sizeof(s->store_windows) / sizeof(s->store_windows[0]); i++) {
+		unmap_if(s->store_windows[i].base, s->store_windows[i].len);
+		s->store_windows[i].base = NULL;
+	}
 }
 
 bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq)
@@ -602,13 +634,12 @@ void session_stop(struct uc_session *s)
 	unmap_if(s->losses_all, s->losses_len);
 	unmap_if(s->inf_keys, s->inf_len[0]);
 	unmap_if(s->inf_vals, s->inf_len[1]);
-	unmap_if(s->stack_store, s->store_len);
+	unmap_store(s);
 	unmap_if(s->bss, s->bss_len);
 	s->consumer_pos = NULL;
 	s->losses_all = s->losses = NULL;
 	s->inf_keys = NULL;
 	s->inf_vals = NULL;
-	s->stack_store = NULL;
 	s->bss = NULL;
 	s->stack_cursor = NULL;
 	if (s->events_fd >= 0)
@@ -674,6 +705,16 @@ void session_keep_warm(struct uc_session *s, long seconds)
 
 	if (seconds <= 0 || s->shared.lock_fd < 0 || !s->shared.nobjs)
 		return;
+	/* The run is over: its large mappings go before the forks, which
+	 * would copy their page tables (the event buffer's alone cover
+	 * 64 MiB; the keeper needs none of them). */
+	ring_buffer__free(s->rb);
+	s->rb = NULL;
+	unmap_if(s->inf_keys, s->inf_len[0]);
+	unmap_if(s->inf_vals, s->inf_len[1]);
+	unmap_store(s);
+	s->inf_keys = NULL;
+	s->inf_vals = NULL;
 	/* Twice forked: not our child, nobody's to wait for. */
 	pid = fork();
 	if (pid < 0)

@@ -31,6 +31,8 @@ struct uc_session {
 	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
 	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */
 #define UC_MAX_UPROBES 32
+/* Stack-store slots mapped together (session_stack_slot). */
+#define UC_STORE_WINDOW_SLOTS 64
 	struct bpf_link *probes[UC_MAX_UPROBES];	/* liburing uprobe mode */
 	int nprobes;
 	uc_event_fn on_event;
@@ -51,8 +53,12 @@ struct uc_session {
 	const struct uc_inflight *inf_vals;
 	uint32_t inf_mask;
 	size_t inf_len[2];
-	const struct uc_stack *stack_store;	/* stack captures */
-	size_t store_len;
+	/* The stack store, mapped a window of slots at a time (session.c,
+	 * session_stack_slot) */
+	struct uc_store_window {
+		const void *base;
+		size_t len, skew;	/* skew: the first slot's offset in it */
+	} store_windows[UC_STACK_SLOTS / UC_STORE_WINDOW_SLOTS];
 	void *bss;				/* the object's .bss */
 	size_t bss_len;
 	const uint64_t *stack_cursor;		/* ... captures taken so far */
@@ -79,9 +85,9 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg);
 /* Is request @seq (struct io_kiocb @req) in the kernel's in-flight table
  * now? */
 bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq);
-/* The stack store (struct uc_stack in uringcheck.h), mapped on first use;
- * NULL if it cannot be. */
-const struct uc_stack *session_stack_store(struct uc_session *s);
+/* Slot @index of the stack store (struct uc_stack in uringcheck.h); its
+ * window of slots is mapped on first use. NULL if it cannot be. */
+const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
 /*

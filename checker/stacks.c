@@ -122,7 +122,7 @@ void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
  */
 static const struct uc_stack *slot_of(const struct uc_stacks *s, uint64_t id)
 {
-	return &s->store[(id - 1) % UC_STACK_SLOTS];
+	return s->slot ? s->slot(s->slot_ctx, (uint32_t)((id - 1) % UC_STACK_SLOTS)) : NULL;
 }
 
 /* Copies the stack bytes of @c out of the store; false if they are gone. */
@@ -135,7 +135,7 @@ static bool materialize(struct uc_stacks *s, struct uc_capture *c)
 		return c->data != NULL;
 	c->in_store = false;
 	st = slot_of(s, c->id);
-	if (__atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != c->id)
+	if (!st || __atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != c->id)
 		goto gone;
 	len = st->len < UC_STACK_BYTES ? st->len : UC_STACK_BYTES;
 	c->data = xmalloc(len ? len : 1);
@@ -199,11 +199,11 @@ void stacks_rescue(struct uc_stacks *s)
 }
 
 void stacks_attach_store(struct uc_stacks *s,
-			 const struct uc_stack *(*map_store)(void *ctx), void *ctx,
-			 const uint64_t *cursor)
+			 const struct uc_stack *(*slot)(void *ctx, uint32_t index),
+			 void *ctx, const uint64_t *cursor)
 {
-	s->map_store = map_store;
-	s->map_ctx = ctx;
+	s->slot = slot;
+	s->slot_ctx = ctx;
 	s->cursor = cursor;
 }
 
@@ -215,11 +215,9 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 
 	if (!id || u64map_get(&s->by_id, id))
 		return;
-	if (!s->store && s->map_store)
-		s->store = s->map_store(s->map_ctx);
-	if (!s->store)
-		return;
 	st = slot_of(s, id);
+	if (!st)
+		return;
 	if (__atomic_load_n(&st->id, __ATOMIC_ACQUIRE) != id) {
 		s->overwritten++;
 		return;

@@ -23,9 +23,9 @@ struct uc_stacks {
 	struct uc_maps_cache *maps;
 	uint64_t unavailable;		/* stacks asked for but gone */
 	uint64_t overwritten;		/* gone from the store before read */
-	const struct uc_stack *store;	/* the BPF side's, mapped */
-	const struct uc_stack *(*map_store)(void *ctx);	/* ... on first use */
-	void *map_ctx;
+	/* slot @index of the BPF side's store, mapped on first use */
+	const struct uc_stack *(*slot)(void *ctx, uint32_t index);
+	void *slot_ctx;
 	const uint64_t *cursor;		/* ... captures taken so far */
 	uint64_t *lazy;			/* ids not copied yet, oldest first */
 	size_t lazy_head, nlazy, lazy_cap;
@@ -36,11 +36,11 @@ struct uc_vma_record;
 
 void stacks_init(struct uc_stacks *s);
 void stacks_free(struct uc_stacks *s);
-/* Captures are read from the store @map_store(@ctx) maps on first use;
- * @cursor counts the captures taken. */
+/* Captures are read from the store's slots, @slot(@ctx, index) (NULL if
+ * unavailable); @cursor counts the captures taken. */
 void stacks_attach_store(struct uc_stacks *s,
-			 const struct uc_stack *(*map_store)(void *ctx), void *ctx,
-			 const uint64_t *cursor);
+			 const struct uc_stack *(*slot)(void *ctx, uint32_t index),
+			 void *ctx, const uint64_t *cursor);
 /* Copies out the held captures the store is about to overwrite. */
 void stacks_rescue(struct uc_stacks *s);
 /* A record names capture @id: copy it out of the store unless held. */
