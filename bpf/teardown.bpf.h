@@ -17,7 +17,6 @@
 #ifndef __TEARDOWN_BPF_H
 #define __TEARDOWN_BPF_H
 
-#define TD_SCAN		8	/* slots per step of a whole-table scan */
 
 struct td_ctx {
 	__u64 id;
@@ -92,12 +91,6 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
 	bpf_ringbuf_submit(e, 0);	/* the closing record wakes the reader */
 }
 
-/*
- * Window @i of the in-flight table (TD_SCAN slots, one cache line of
- * keys). Scanned a window per step rather than a slot per callback
- * (bpf_for_each_map_elem): a teardown walks the whole table, and one
- * callback per slot cost ~30 ns each, ~8 ms per process exit.
- */
 /* Slot @idx, taken: its request. Global: verified once, not once per
  * slot of the window (inlined eight times, the teardown was the largest
  * piece of start-up's verification). */
@@ -111,19 +104,57 @@ __noinline int td_slot(__u32 idx, struct td_ctx *td)
 	return 0;
 }
 
-static long td_window(__u64 i, struct td_ctx *td)
+/* Region @r, marked: its requests, and its mark cleared if it has none
+ * (the order is inf_region_mark's counterpart, bpf/inflight.bpf.h).
+ * Global: verified once. */
+__noinline int td_region(__u32 r, struct td_ctx *td)
 {
-	for (__u32 j = 0; j < TD_SCAN; j++) {
-		__u32 idx = ((__u32)i * TD_SCAN + j) & inf_mask;
+	__u32 w = r >> 6;
+	__u64 bit = 1ull << (r & 63), *m = bpf_map_lookup_elem(&inf_regions, &w);
+	__u64 was;
+	bool taken = false;
+
+	if (!m || !td)
+		return 0;
+	was = __sync_fetch_and_and(m, ~bit);
+	if (!(was & bit))
+		return 0;		/* another scan has it */
+	for (__u32 j = 0; j < INF_REGION; j++) {
+		__u32 idx = ((r << INF_REGION_SHIFT) + j) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
 
 		/* A freed slot keeps its old value; a busy one is being
 		 * written (bpf/inflight.bpf.h). */
-		if (!k || *k <= INF_BUSY)
+		if (!k || !*k)
 			continue;
-		td_slot(idx, td);
+		if (*k > INF_BUSY)
+			td_slot(idx, td);
+		if (*k)			/* not forgotten just now */
+			taken = true;
 	}
+	if (taken)
+		__sync_fetch_and_or(m, bit);
 	return 0;
+}
+
+/* Word @i of the region marks: its marked regions. */
+static long td_word(__u64 i, struct td_ctx *td)
+{
+	__u32 w = i;
+	__u64 *m = bpf_map_lookup_elem(&inf_regions, &w), bits;
+
+	if (!m || !(bits = *m))
+		return 0;
+	for (__u32 b = 0; b < 64; b++)
+		if (bits & (1ull << b))
+			td_region(w * 64 + b, td);
+	return 0;
+}
+
+/* Every request of the table that may match @td. */
+static __always_inline void td_scan(struct td_ctx *td)
+{
+	bpf_loop(inf_region_words(), td_word, td, 0);
 }
 
 #define OVERFLOW_COUNT_MAX	65536
@@ -275,13 +306,12 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			td_one_ring(ring, ri, &td);
 	} else {
 		bpf_loop(ring_slots_hi, td_ring, &td, 0);
-		/* The whole table is scanned (~1 ms): not for the many
-		 * processes of a test run (shells, compilers) that never
-		 * touched io_uring. */
+		/* Not for the many processes of a test run (shells,
+		 * compilers) that never touched io_uring. */
 		scan = !t || t->used_uring;
 	}
 	if (scan)
-		bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
+		td_scan(&td);
 
 	/* The ring is going away: its cancellations still end requests
 	 * (through the inflight table), but it no longer has CQEs to judge. */
@@ -315,7 +345,7 @@ __noinline int forget_process(__u32 sid, __u32 tgid)
 	struct td_ctx td = { .tgid = tgid, .session = sid, .forget = 1,
 			     .owner = session_owner(sid) };
 
-	bpf_loop((inf_mask + 1) / TD_SCAN, td_window, &td, 0);
+	td_scan(&td);
 	return 0;
 }
 

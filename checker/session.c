@@ -423,6 +423,8 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
+	/* a bit per 64 slots (bpf/inflight.bpf.h) */
+	bpf_map__set_max_entries(skel->maps.inf_regions, (slots / 64 + 63) / 64);
 	/* A lost end is kept only for a request user space was told of, so
 	 * at most the in-flight table's worth are ever waiting there. */
 	bpf_map__set_max_entries(skel->maps.lost_ends, slots);
