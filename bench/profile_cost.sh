@@ -21,6 +21,7 @@
 set -u -o pipefail
 export LC_ALL=C
 UC=$1 FLOOR=$2 NOP=$3 RFILE=$4 ROUNDS=$5 NOP_N=$6 FIO_RT=$7
+HERE=$(cd "$(dirname "$0")" && pwd)
 MODES=(plain floor profile check check+profile)
 RAW=$(mktemp)
 trap 'rm -f "$RAW"' EXIT
@@ -44,14 +45,7 @@ nop_ns() {			# MODE
 
 fio_ns() {			# MODE: the job's CPU time (user + system) per I/O
 	# shellcheck disable=SC2046
-	$(prefix "$1") fio --name=pc --ioengine=io_uring --filename="$RFILE" --rw=randread \
-		--bs=4k --invalidate=0 --norandommap --iodepth=32 --iodepth_batch_submit=32 \
-		--iodepth_batch_complete_min=32 --time_based --runtime="$FIO_RT" \
-		--output-format=json 2>/dev/null |
-		python3 -c 'import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-ios = j["read"]["total_ios"]
-print("%.1f" % ((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6 / ios) if ios else "")' 2>/dev/null
+	"$HERE/fio_cpu.sh" "$RFILE" "$FIO_RT" $(prefix "$1") | cut -d' ' -f1
 }
 
 for ((r = 0; r < ROUNDS; r++)); do

@@ -17,6 +17,7 @@
 set -u -o pipefail
 export LC_ALL=C
 UC=$1 RFILE=$2 ROUNDS=$3 FIO_RT=$4 OUT=$5
+HERE=$(cd "$(dirname "$0")" && pwd)
 MODES=(plain check check+trace profile+trace)
 mkdir -p "$OUT" || exit 1
 RAW=$OUT/trace_cost.raw
@@ -30,14 +31,7 @@ run() {				# MODE ROUND: prints "cpu_ns ios lost bytes"
 	profile+trace) pre=("$UC" --profile --log-file="$log" --trace="$tf") ;;
 	esac
 	rm -f "$tf"
-	"${pre[@]}" fio --name=tc --ioengine=io_uring --filename="$RFILE" --rw=randread \
-		--bs=4k --invalidate=0 --norandommap --iodepth=32 --iodepth_batch_submit=32 \
-		--iodepth_batch_complete_min=32 --time_based --runtime="$FIO_RT" \
-		--output-format=json 2>/dev/null |
-		python3 -c 'import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-ios = j["read"]["total_ios"]
-print("%.1f %d" % ((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6 / ios, ios) if ios else "")' 2>/dev/null |
+	"$HERE/fio_cpu.sh" "$RFILE" "$FIO_RT" "${pre[@]}" |
 		{ read -r ns ios || exit 0
 		  lost=$(sed -n 's/.*trace: \([0-9]*\) records lost.*/\1/p' "$log" 2>/dev/null | head -1)
 		  reqs=$(sed -n 's/.*trace: \([0-9]*\) requests,.*/\1/p' "$log" 2>/dev/null | head -1)
