@@ -104,23 +104,27 @@ __noinline int td_slot(__u32 idx, struct td_ctx *td)
 	return 0;
 }
 
-/* Region @r, marked: its requests, and its mark cleared if it has none
- * (the order is inf_region_mark's counterpart, bpf/inflight.bpf.h).
- * Global: verified once. */
-__noinline int td_region(__u32 r, struct td_ctx *td)
-{
-	__u32 w = r >> 6;
-	__u64 bit = 1ull << (r & 63), *m = bpf_map_lookup_elem(&inf_regions, &w);
-	__u64 was;
-	bool taken = false;
+#define TD_SCAN		8	/* slots per step of a region's scan */
 
-	if (!m || !td)
-		return 0;
-	was = __sync_fetch_and_and(m, ~bit);
-	if (!(was & bit))
-		return 0;		/* another scan has it */
-	for (__u32 j = 0; j < INF_REGION; j++) {
-		__u32 idx = ((r << INF_REGION_SHIFT) + j) & inf_mask;
+/*
+ * The scan is three bpf_loops (words of marks -> bits -> windows of a
+ * region), each with a context that does not change from step to step:
+ * the verifier checks a callback like a loop body, once, where a bounded
+ * loop over 64 bits, or a cursor carried from step to step, made it walk
+ * every iteration at every caller (tens of thousands of instructions for
+ * each of the four programs that reach a teardown).
+ */
+struct td_region_walk {
+	struct td_ctx *td;
+	__u32 base;			/* the region's first slot */
+	__u32 taken;			/* a slot was taken: keep the mark */
+};
+
+/* Window @i of a region: TD_SCAN slots, one cache line of keys. */
+static long td_window(__u64 i, struct td_region_walk *w)
+{
+	for (__u32 j = 0; j < TD_SCAN; j++) {
+		__u32 idx = (w->base + (__u32)i * TD_SCAN + j) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
 
 		/* A freed slot keeps its old value; a busy one is being
@@ -128,26 +132,54 @@ __noinline int td_region(__u32 r, struct td_ctx *td)
 		if (!k || !*k)
 			continue;
 		if (*k > INF_BUSY)
-			td_slot(idx, td);
+			td_slot(idx, w->td);
 		if (*k)			/* not forgotten just now */
-			taken = true;
+			w->taken = 1;
 	}
-	if (taken)
+	return 0;
+}
+
+/* Region @r, marked: its requests, and its mark cleared if it has none
+ * (the order is inf_region_mark's counterpart, bpf/inflight.bpf.h).
+ * Global: verified once per program. */
+__noinline int td_region(__u32 r, struct td_ctx *td)
+{
+	__u32 w = r >> 6;
+	__u64 bit = 1ull << (r & 63), *m = bpf_map_lookup_elem(&inf_regions, &w);
+	struct td_region_walk rw = { .td = td, .base = r << INF_REGION_SHIFT };
+
+	if (!m || !td)
+		return 0;
+	if (!(__sync_fetch_and_and(m, ~bit) & bit))
+		return 0;		/* another scan has it */
+	bpf_loop(INF_REGION / TD_SCAN, td_window, &rw, 0);
+	if (rw.taken)
 		__sync_fetch_and_or(m, bit);
 	return 0;
 }
 
-/* Word @i of the region marks: its marked regions. */
+struct td_word_walk {
+	struct td_ctx *td;
+	__u64 bits;			/* the word's marks */
+	__u32 word;
+};
+
+static long td_bit(__u64 i, struct td_word_walk *ww)
+{
+	if ((ww->bits >> i) & 1)
+		td_region(ww->word * 64 + (__u32)i, ww->td);
+	return 0;
+}
+
+/* Word @i of the marks: its marked regions. */
 static long td_word(__u64 i, struct td_ctx *td)
 {
-	__u32 w = i;
-	__u64 *m = bpf_map_lookup_elem(&inf_regions, &w), bits;
+	struct td_word_walk ww = { .td = td, .word = i };
+	__u64 *m = bpf_map_lookup_elem(&inf_regions, &ww.word);
 
-	if (!m || !(bits = *m))
+	if (!m || !(ww.bits = *m))
 		return 0;
-	for (__u32 b = 0; b < 64; b++)
-		if (bits & (1ull << b))
-			td_region(w * 64 + b, td);
+	bpf_loop(64, td_bit, &ww, 0);
 	return 0;
 }
 
