@@ -817,7 +817,9 @@ loss_run() {
 	pid=$!
 	if [ "$stall" = stall ]; then
 		# once the target runs (the checker has loaded and follows it)
-		for _ in $(seq 100); do pgrep -P $pid >/dev/null && break; sleep 0.05; done
+		# (its child exists before the programs load, as uringcheck:
+		# wait for the exec)
+		for _ in $(seq 100); do pgrep -x -P $pid forked_randrw >/dev/null && break; sleep 0.05; done
 		sleep 0.05; kill -STOP $pid; sleep 0.4; kill -CONT $pid
 	fi
 	wait $pid
