@@ -109,6 +109,12 @@ struct uc_finding {
 	 */
 	uc_describe_fn describe;
 	const void *src;		/* what describe reads */
+	/* Optional, likewise: fills the headline from src, for a finding
+	 * that needs one (printed, recorded, the first of its key, or drawn
+	 * by --trace). A suppressed or repeated one is never formatted: in a
+	 * run with two million repeats, formatting headlines was a fifth of
+	 * the checker's time. */
+	void (*headline_fn)(struct uc_finding *f);
 };
 
 /* A fresh finding of @rule in process @pid (severity: the rule's). */

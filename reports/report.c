@@ -191,7 +191,13 @@ static void count(struct uc_report *rep, const struct uc_finding *f)
  * finding already told; TAKE_RECORD: new but over the print limit (it
  * still goes to --json); TAKE_PRINT: print it.
  */
-static int take(struct uc_report *rep, const struct uc_finding *f)
+static void need_headline(struct uc_finding *f)
+{
+	if (!f->headline[0] && f->headline_fn)
+		f->headline_fn(f);
+}
+
+static int take(struct uc_report *rep, struct uc_finding *f)
 {
 	int k = f->rule->kind;
 	uint64_t dk = report_finding_key(f);
@@ -212,10 +218,13 @@ static int take(struct uc_report *rep, const struct uc_finding *f)
 		if (dedup_count(&rep->dedup, dk)) {
 			dedup_first(&rep->dedup, dk, NULL);
 			rep->repeats++;
-			if (rep->finding_hook)	/* a repeat: its headline only */
+			if (rep->finding_hook) {	/* a repeat: its headline only */
+				need_headline(f);
 				rep->finding_hook(rep->finding_arg, f, f->headline);
+			}
 			return TAKE_SKIP;
 		}
+		need_headline(f);
 		/* The repeat list tells sites apart by where they are. */
 		if (site_text(rep, f->site_stack, site, sizeof(site)))
 			snprintf(what, sizeof(what), "%s at %s", f->headline, site);
@@ -261,6 +270,7 @@ void report_finding(struct uc_report *rep, struct uc_finding *f)
 	t = take(rep, f);
 	if (t == TAKE_SKIP || (t == TAKE_RECORD && !rep->want_json && !rep->want_sarif))
 		goto out;
+	need_headline(f);
 	if (f->describe)
 		f->describe(f, rep);
 	if (rep->finding_hook)

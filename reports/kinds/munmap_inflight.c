@@ -45,15 +45,22 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	uc_finding_evidence(f, "request", kind_request_json(d));
 }
 
+static void headline(struct uc_finding *f)
+{
+	const struct uc_unmap_finding *x = f->src;
+	char b[16];
+
+	uc_finding_headline(f, "munmap-inflight %s under %s %llu bytes in pid %u",
+			    kind_unmap_call(x->nr, x->advice), uc_opcode_name(x->req.opcode, b),
+			    (unsigned long long)(x->end - x->start), x->tgid);
+}
+
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *x)
 {
 	struct uc_finding f;
-	char b[16];
 
 	uc_finding_init(&f, &uc_kind_rules[UC_KIND_MUNMAP_INFLIGHT], x->tgid);
-	uc_finding_headline(&f, "munmap-inflight %s under %s %llu bytes in pid %u",
-			    kind_unmap_call(x->nr, x->advice), uc_opcode_name(x->req.opcode, b),
-			    (unsigned long long)(x->end - x->start), x->tgid);
+	f.headline_fn = headline;
 	f.key = x->key;
 	f.site_stack = x->call_stack_id;
 	f.spans_loss = x->spans_loss;

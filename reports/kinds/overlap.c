@@ -47,16 +47,23 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	uc_finding_evidence(f, "shared", uc_json_range(x->start, x->end));
 }
 
-void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *x)
+static void headline(struct uc_finding *f)
 {
-	struct uc_finding f;
+	const struct uc_overlap_finding *x = f->src;
 	char ba[16], bb[16];
 
-	uc_finding_init(&f, &uc_kind_rules[UC_KIND_OVERLAP], x->tgid);
-	uc_finding_headline(&f, "overlap %s/%s %llu bytes in pid %u",
+	uc_finding_headline(f, "overlap %s/%s %llu bytes in pid %u",
 			    uc_opcode_name(x->incoming.opcode, bb),
 			    uc_opcode_name(x->inflight.opcode, ba),
 			    (unsigned long long)(x->end - x->start), x->tgid);
+}
+
+void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *x)
+{
+	struct uc_finding f;
+
+	uc_finding_init(&f, &uc_kind_rules[UC_KIND_OVERLAP], x->tgid);
+	f.headline_fn = headline;
 	f.key = x->key;
 	f.site_stack = x->incoming.stack_id;
 	f.spans_loss = x->spans_loss;

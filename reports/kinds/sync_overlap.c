@@ -45,16 +45,23 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	uc_finding_evidence(f, "in_flight", kind_request_json(d));
 }
 
-void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *x)
+static void headline(struct uc_finding *f)
 {
-	struct uc_finding f;
+	const struct uc_sync_finding *x = f->src;
 	char call[32], b[16];
 
-	uc_finding_init(&f, &uc_kind_rules[UC_KIND_SYNC_OVERLAP], x->tgid);
-	uc_finding_headline(&f, "sync-overlap %s/%s %llu bytes in pid %u",
+	uc_finding_headline(f, "sync-overlap %s/%s %llu bytes in pid %u",
 			    kind_syscall_name(x->nr, call, sizeof(call)),
 			    uc_opcode_name(x->req.opcode, b),
 			    (unsigned long long)(x->end - x->start), x->tgid);
+}
+
+void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *x)
+{
+	struct uc_finding f;
+
+	uc_finding_init(&f, &uc_kind_rules[UC_KIND_SYNC_OVERLAP], x->tgid);
+	f.headline_fn = headline;
 	f.key = x->key;
 	f.site_stack = x->call_stack_id;
 	f.spans_loss = x->spans_loss;
