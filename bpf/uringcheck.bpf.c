@@ -91,6 +91,9 @@ struct ring_info {
 	__u32 slot1;			/* its ring_slots index + 1, 0: none */
 	__s64 quiet_inflight;		/* requests that may end without CQE */
 	__s64 inflight;			/* requests in flight (INF_COUNTED) */
+	__s64 mem_inflight;		/* ... of them holding user memory: the
+					 * only partners of a sync call
+					 * (bpf/sync_calls.bpf.h) */
 	__u64 freed;			/* ends since the free stack was read */
 	__u64 ovf_cursor;		/* last request seen ending in a flush */
 	__u64 ovf_batch;		/* ... the batch it was in (its head) */
@@ -576,8 +579,9 @@ static __always_inline void ring_add(__u64 ring, __u32 flags)
 		__sync_fetch_and_add(&ri->quiet_inflight, -1);
 		__sync_fetch_and_add(&quiet_total, -1);
 	}
-	if (flags & INF_COUNTED)
-		__sync_fetch_and_add(&ri->inflight, -1);
+	__sync_fetch_and_add(&ri->inflight, -1);
+	if (flags & INF_HOLDS_MEM)
+		__sync_fetch_and_add(&ri->mem_inflight, -1);
 }
 
 /*
@@ -1264,6 +1268,8 @@ static __always_inline int on_submit(struct io_kiocb *req)
 			__sync_fetch_and_add(&quiet_total, 1);
 		}
 		__sync_fetch_and_add(&ri->inflight, 1);
+		if (v.flags & INF_HOLDS_MEM)
+			__sync_fetch_and_add(&ri->mem_inflight, 1);
 	}
 	/* Requests that ended without a CQE go to user space before this
 	 * one, which might reuse their memory. */
@@ -1323,6 +1329,8 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 			__sync_fetch_and_add(&quiet_total, -1);
 		}
 		__sync_fetch_and_add(&ri->inflight, -1);
+		if (ended & INF_HOLDS_MEM)
+			__sync_fetch_and_add(&ri->mem_inflight, -1);
 	}
 	if (req) {
 		/* The overflow cursor: where this flush has got to. */
