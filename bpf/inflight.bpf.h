@@ -69,10 +69,10 @@ const volatile __u32 inf_mask = 0;
  * table: scanning all 262,144 slots cost ~0.35 ms per ring closed with
  * requests in flight and per exit of a process that used io_uring
  * (liburing's read-before-exit closes 2,100 such rings). The claim sets
- * the bit after its key, and a scan clears it before reading the keys,
- * setting it again if one is taken: a key claimed during the scan is
- * either read by it or sets the bit itself. A region emptied since stays
- * marked until the next scan passes.
+ * the bit after its key; a scan that finds a region empty clears the bit,
+ * then reads the keys again and sets it back if one is taken: a key
+ * claimed meanwhile is either read then or sets the bit itself. A region
+ * emptied since stays marked until the next scan passes.
  */
 #define INF_REGION_SHIFT	6
 #define INF_REGION		(1u << INF_REGION_SHIFT)

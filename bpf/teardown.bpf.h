@@ -139,9 +139,29 @@ static long td_window(__u64 i, struct td_region_walk *w)
 	return 0;
 }
 
-/* Region @r, marked: its requests, and its mark cleared if it has none
- * (the order is inf_region_mark's counterpart, bpf/inflight.bpf.h).
- * Global: verified once per program. */
+/* Window @i of a region, for the check below: is any slot taken? */
+static long td_window_taken(__u64 i, struct td_region_walk *w)
+{
+	for (__u32 j = 0; j < TD_SCAN; j++) {
+		__u32 idx = (w->base + (__u32)i * TD_SCAN + j) & inf_mask;
+		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+
+		if (k && *k) {
+			w->taken = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Region @r, marked: its requests. A region found empty loses its mark:
+ * cleared, then its keys read again, and marked again if one was claimed
+ * meanwhile (the counterpart of inf_region_mark's order, see
+ * bpf/inflight.bpf.h). A region with requests keeps its mark throughout,
+ * so a teardown scanning at the same time (another process's) never
+ * misses it. Global: verified once per program.
+ */
 __noinline int td_region(__u32 r, struct td_ctx *td)
 {
 	__u32 w = r >> 6;
@@ -150,9 +170,11 @@ __noinline int td_region(__u32 r, struct td_ctx *td)
 
 	if (!m || !td)
 		return 0;
-	if (!(__sync_fetch_and_and(m, ~bit) & bit))
-		return 0;		/* another scan has it */
 	bpf_loop(INF_REGION / TD_SCAN, td_window, &rw, 0);
+	if (rw.taken)
+		return 0;
+	__sync_fetch_and_and(m, ~bit);
+	bpf_loop(INF_REGION / TD_SCAN, td_window_taken, &rw, 0);
 	if (rw.taken)
 		__sync_fetch_and_or(m, bit);
 	return 0;
