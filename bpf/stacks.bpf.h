@@ -90,7 +90,10 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
 	bpf_map_update_elem(&maps_sent, &tgid, &one, BPF_ANY);
 	bpf_iter_task_vma_new(&it, task, 0);
 	while ((vma = bpf_iter_task_vma_next(&it))) {
-		struct file *file = vma->vm_file;
+		/* Read as a number: a pointer loaded from the trusted vma
+		 * makes the verifier search the kernel's whole BTF by name
+		 * (is it trusted too?), four times a visit of the loop. */
+		struct file *file = BPF_CORE_READ(vma, vm_file);
 		struct name_walk w;
 		struct uc_vma_record *m;
 		__u64 flags;
