@@ -126,6 +126,34 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
+/* The fallback copy of a capture, a 1 KiB piece a step. The context does
+ * not change from step to step (but to note how far it got), so the
+ * verifier checks the step once: as a bounded loop it walked all eight
+ * pieces, in every state, in each of the four programs that capture. */
+struct stack_copy {
+	struct uc_stack *st;
+	__u64 sp;
+	__u32 len;
+	__u32 off;			/* bytes copied */
+};
+
+static long stack_piece(__u64 i, struct stack_copy *c)
+{
+	__u32 at, piece = 1024;
+
+	if (i >= UC_STACK_BYTES / 1024)
+		return 1;
+	at = (__u32)i * 1024;
+	if (at >= c->len)
+		return 1;
+	if (c->len - at < piece)
+		piece = c->len - at;
+	if (bpf_probe_read_user(c->st->data + at, piece & 2047, (void *)(c->sp + at)))
+		return 1;
+	c->off = at + piece;
+	return 0;
+}
+
 /* Captures the current thread's user stack; returns its id, 0 if off.
  * Global: verified once per program, not once per caller state (it is
  * reached from several places in the syscall and submit programs). */
@@ -180,17 +208,11 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	/* It faulted (the stack's end unknown, or a page swapped out): 1 KiB
 	 * pieces at constant offsets lose at most the piece that crosses
 	 * into an unmapped page (the outermost frames). */
-	for (int i = 0; i < UC_STACK_BYTES / 1024; i++) {
-		__u32 piece = 1024;
+	{
+		struct stack_copy c = { .st = st, .sp = sp, .len = len };
 
-		if (i * 1024 >= len)
-			break;
-		if (len - i * 1024 < piece)
-			piece = len - i * 1024;
-		if (bpf_probe_read_user(st->data + i * 1024, piece & 2047,
-					(void *)(sp + i * 1024)))
-			break;
-		off = i * 1024 + piece;
+		bpf_loop(UC_STACK_BYTES / 1024, stack_piece, &c, 0);
+		off = c.off;
 	}
 done:
 	st->len = off;	/* 0: the registers alone still give frame #0 */
