@@ -69,6 +69,24 @@ static __always_inline __u64 fd_to_ring(int fd, bool *last)
 	return ring;
 }
 
+/* An iovec array's ranges into @c (inline, then continuation records).
+ * Global: verified once, not inside each of its two callers. */
+__noinline int call_iovecs(struct uc_call *c, __u64 uvec, __u64 nr, __u32 sid)
+{
+	__u32 ninline;
+	int sent;
+
+	if (!c)
+		return 0;
+	sent = read_iovecs(c->ranges, 0, (struct uc_range *)uvec, nr, c->hdr.tgid, sid,
+			   c->seq, &ninline);
+	if (sent > 0) {
+		c->nr_inline = ninline;
+		c->nr_ranges = sent;
+	}
+	return 0;
+}
+
 /* Global for the same reason as classify(): verified once, alone. */
 __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 			       __u32 nr_args, __u32 sid)
@@ -100,16 +118,8 @@ __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 		return 0;
 	}
 	c->reg_nr = nr;
-	if (uvec) {
-		__u32 ninline;
-		int sent = read_iovecs(c->ranges, 0, uvec, nr, c->hdr.tgid, sid,
-				       c->seq, &ninline);
-
-		if (sent > 0) {
-			c->nr_inline = ninline;
-			c->nr_ranges = sent;
-		}
-	}
+	if (uvec)
+		call_iovecs(c, (__u64)uvec, nr, sid);
 	return 0;
 }
 

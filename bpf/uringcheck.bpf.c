@@ -934,6 +934,16 @@ static __always_inline void add_iovecs(struct uc_submit *s, __u32 slot,
 	s->nr_ranges = sent;
 }
 
+/* Global: verified once, not at each of classify()'s three callers (the
+ * inline reads, each in its several states, were most of classify). */
+__noinline int add_iovecs_at(struct uc_submit *s, __u32 slot, __u64 uvec, __u64 nr,
+			     __u32 sid)
+{
+	if (s)
+		add_iovecs(s, slot, (struct uc_range *)uvec, nr, sid);
+	return 0;
+}
+
 static __always_inline void add_range(struct uc_submit *s, __u64 addr, __u64 len)
 {
 	__u32 i = s->nr_inline;
@@ -962,7 +972,7 @@ static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sin
 		add_range(s, (__u64)m.msg_name, (__u32)m.msg_namelen);
 		add_range(s, (__u64)m.msg_control, m.msg_controllen);
 	}
-	add_iovecs(s, s->nr_inline, (struct uc_range *)m.msg_iov, m.msg_iovlen, sid);
+	add_iovecs_at(s, s->nr_inline, (__u64)m.msg_iov, m.msg_iovlen, sid);
 }
 
 /*
@@ -1032,8 +1042,8 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 		/* fallthrough */
 	case IORING_OP_READV:
 	case IORING_OP_WRITEV:
-		add_iovecs(s, 0, (struct uc_range *)BPF_CORE_READ(req_rw(req), addr),
-			   BPF_CORE_READ(req_rw(req), len), sid);
+		add_iovecs_at(s, 0, (__u64)BPF_CORE_READ(req_rw(req), addr),
+			      BPF_CORE_READ(req_rw(req), len), sid);
 		break;
 	case IORING_OP_SEND_ZC:
 	case IORING_OP_SEND:
