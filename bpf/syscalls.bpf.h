@@ -204,13 +204,103 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 	bpf_loop(ring_slots_hi, note_blocked_ring, &b, 0);
 }
 
+/*
+ * A watched call of a tracked process (not a teardown): judged worth a
+ * record, then sent. Global, so verified once: inline, the verifier
+ * walked it once for every syscall number the switch above reaches it
+ * with (each case knows its number), a dozen times over.
+ */
+__noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir);
+
+__noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
+{
+	/* The tracepoint's regs: the ones saved at syscall entry (a global
+	 * function takes no kernel pointer). */
+	struct pt_regs *regs = (struct pt_regs *)
+		bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u8 dir;
+
+	dir = sync_call_dir(id);
+	/* Only while the process has something in flight to collide with. */
+	if (dir != UC_DIR_NONE && (!used_uring || !process_busy(tgid)))
+		return 0;
+	/* mmap and brk are frequent (malloc): only in processes that use
+	 * io_uring, which could have memory in flight. */
+	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !used_uring)
+		return 0;
+	if (id == UC_NR_MADVISE) {
+		__u64 advice = BPF_CORE_READ(regs, dx);
+
+		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
+		    advice != UC_MADV_REMOVE)
+			return 0;
+	}
+
+	call_record(id, sid, tgid, dir);
+	return 0;
+}
+
+/*
+ * The record of a watched call, sent. Global as well: the checks that
+ * let a call through leave its number known to the verifier (MMAP, BRK,
+ * MADVISE, ...) and its direction, each a state of its own for all that
+ * follows; here they are numbers again, and the record is verified once.
+ */
+__noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
+{
+	struct pt_regs *regs = (struct pt_regs *)
+		bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u32 zero = 0;
+	struct uc_call *c;
+
+	collect_process_quiet_ends(tgid);
+	c = bpf_map_lookup_elem(&call_scratch, &zero);
+	if (!c)
+		return 0;
+	__builtin_memset(c, 0, sizeof(*c));
+	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
+	c->seq = new_seq();
+	c->nr = id;
+	c->args[0] = BPF_CORE_READ(regs, di);
+	c->args[1] = BPF_CORE_READ(regs, si);
+	c->args[2] = BPF_CORE_READ(regs, dx);
+	c->args[3] = BPF_CORE_READ(regs, r10);
+	c->args[4] = BPF_CORE_READ(regs, r8);
+	c->args[5] = BPF_CORE_READ(regs, r9);
+	/* brk's one argument is the new break: the old one says what a
+	 * shrinking call gives back. */
+	if (id == UC_NR_BRK)
+		c->args[1] = BPF_CORE_READ(bpf_get_current_task_btf(), mm, brk);
+	if (id == UC_NR_IO_URING_REGISTER)
+		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
+				c->args[2], c->args[3], sid);
+	if (dir != UC_DIR_NONE) {
+		struct enter_state *es;
+
+		c->dir = dir;
+		if (sync_vectored(id))
+			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
+		else
+			sync_plain_range(c, id);
+		/* Its result says how many bytes it moved: wanted at exit. */
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (es) {
+			if (!es->ts && !es->stack_id)
+				es->session = sid;	/* created here */
+			es->sync_nr = id + 1;	/* read is 0 */
+		}
+	}
+	c->stack_id = capture_stack(sid, tgid);
+	ev_output(sid, c, sizeof(*c));
+	return 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 {
 	struct uc_tracked *state;
-	__u32 tgid, sid, zero = 0;
-	struct uc_call *c;
-	__u8 dir;
+	__u32 tgid, sid;
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
@@ -279,62 +369,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		}
 		return 0;
 	}
-	dir = sync_call_dir(id);
-	/* Only while the process has something in flight to collide with. */
-	if (dir != UC_DIR_NONE && (!state->used_uring || !process_busy(tgid)))
-		return 0;
-	/* mmap and brk are frequent (malloc): only in processes that use
-	 * io_uring, which could have memory in flight. */
-	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !state->used_uring)
-		return 0;
-	if (id == UC_NR_MADVISE) {
-		__u64 advice = BPF_CORE_READ(regs, dx);
-
-		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
-		    advice != UC_MADV_REMOVE)
-			return 0;
-	}
-
-	collect_process_quiet_ends(tgid);
-	c = bpf_map_lookup_elem(&call_scratch, &zero);
-	if (!c)
-		return 0;
-	__builtin_memset(c, 0, sizeof(*c));
-	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
-	c->seq = new_seq();
-	c->nr = id;
-	c->args[0] = BPF_CORE_READ(regs, di);
-	c->args[1] = BPF_CORE_READ(regs, si);
-	c->args[2] = BPF_CORE_READ(regs, dx);
-	c->args[3] = BPF_CORE_READ(regs, r10);
-	c->args[4] = BPF_CORE_READ(regs, r8);
-	c->args[5] = BPF_CORE_READ(regs, r9);
-	/* brk's one argument is the new break: the old one says what a
-	 * shrinking call gives back. */
-	if (id == UC_NR_BRK)
-		c->args[1] = BPF_CORE_READ(bpf_get_current_task_btf(), mm, brk);
-	if (id == UC_NR_IO_URING_REGISTER)
-		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
-				c->args[2], c->args[3], sid);
-	if (dir != UC_DIR_NONE) {
-		struct enter_state *es;
-
-		c->dir = dir;
-		if (sync_vectored(id))
-			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
-		else
-			sync_plain_range(c, id);
-		/* Its result says how many bytes it moved: wanted at exit. */
-		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (es) {
-			if (!es->ts && !es->stack_id)
-				es->session = sid;	/* created here */
-			es->sync_nr = id + 1;	/* read is 0 */
-		}
-	}
-	c->stack_id = capture_stack(sid, tgid);
-	ev_output(sid, c, sizeof(*c));
+	watched_call(id, sid, tgid, state->used_uring);
 	return 0;
 }
 
