@@ -25,7 +25,7 @@ ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
 CPPFLAGS  += -I$(OUTPUT) -I$(OUTPUT)/trace -Ibpf -Ichecker -Ireports -Iprofile -Itrace
-LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lprotobuf-c -ldl
+LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lprotobuf-c -ldl -lpthread
 PREFIX    ?= /usr/local
 
 # Debian packages: building, then testing.
