@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/file.h>
@@ -495,6 +496,21 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	/* The event buffer is made meanwhile (early_buffer_start). */
 	if (!join)
 		early_buffer_start(&early, skel, o->event_buffer_mb);
+	/*
+	 * The kernel's BTF is read twice, by the probe and by libbpf (a
+	 * 5.5 MiB read, copied once more, and its indexes). Both used to
+	 * get fresh pages: glibc serves blocks this large with mmap and
+	 * gives them back on free, and touching a fresh page is the dearest
+	 * part of either parse (a fault and a page clear each, ~10 ms per
+	 * parse on this VM). From the heap, and kept there, libbpf's parse
+	 * reuses the probe's pages. Both values are within the range
+	 * glibc's own adaptive thresholds move in (up to 32 MiB and twice
+	 * that).
+	 */
+	if (!join) {
+		mallopt(M_MMAP_THRESHOLD, 32 << 20);
+		mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	}
 	/* Loading needs to know the kernel; joining does not. */
 	if (!join && kernel_probe(k, why, sizeof(why))) {
 		s->events_fd = early_buffer_end(&early);
