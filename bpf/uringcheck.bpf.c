@@ -868,6 +868,24 @@ static long send_iov_chunk(__u64 i, struct iov_walk *w)
 	return 0;
 }
 
+/* Continuation records for the @nr iovecs at @uvec; the number sent.
+ * Global: verified once, where inline its loop was verified again for
+ * every state the inline reads before it left (a dozen in classify). */
+__noinline int send_iov_rest(__u64 uvec, __u32 nr, __u32 tgid, __u32 sid, __u64 seq)
+{
+	struct iov_walk w = {};
+
+	w.uvec = (struct uc_range *)uvec;
+	w.nr = nr;
+	w.sent = nr;
+	w.tgid = tgid;
+	w.session = sid;
+	w.seq = seq;
+	bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
+		 send_iov_chunk, &w, 0);
+	return w.sent;
+}
+
 /*
  * Reads an iovec array's data ranges (at most UC_MAX_IOVECS, the rest
  * counted): into @inl from slot @slot up to UC_INLINE_RANGES, the rest as
@@ -880,7 +898,6 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 				       __u32 tgid, __u32 sid, __u64 seq,
 				       __u32 *ninline)
 {
-	struct iov_walk w = {};
 	__u32 room, n;
 
 	if (nr > UC_MAX_IOVECS) {
@@ -905,15 +922,7 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 	*ninline = slot + n;
 	if (nr <= n)
 		return slot + n;
-	w.uvec = uvec + n;
-	w.nr = nr - n;
-	w.sent = w.nr;
-	w.tgid = tgid;
-	w.session = sid;
-	w.seq = seq;
-	bpf_loop((UC_MAX_IOVECS + UC_CHUNK_RANGES - 1) / UC_CHUNK_RANGES,
-		 send_iov_chunk, &w, 0);
-	return slot + n + w.sent;
+	return slot + n + send_iov_rest((__u64)(uvec + n), nr - n, tgid, sid, seq);
 }
 
 /* An iovec array's data ranges for the submit record, from slot @slot. */
