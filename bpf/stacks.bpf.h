@@ -180,14 +180,14 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	*(volatile __u64 *)&st->id = 0;
 	asm volatile("" ::: "memory");
 	fill_hdr(&st->hdr, 0, tgid);
-	st->regs[0] = BPF_CORE_READ(regs, ip);
-	st->regs[1] = sp = BPF_CORE_READ(regs, sp);
-	st->regs[2] = BPF_CORE_READ(regs, bp);
-	st->regs[3] = BPF_CORE_READ(regs, bx);
-	st->regs[4] = BPF_CORE_READ(regs, r12);
-	st->regs[5] = BPF_CORE_READ(regs, r13);
-	st->regs[6] = BPF_CORE_READ(regs, r14);
-	st->regs[7] = BPF_CORE_READ(regs, r15);
+	st->regs[0] = UC_REG(regs, ip);
+	st->regs[1] = sp = UC_REG(regs, sp);
+	st->regs[2] = UC_REG(regs, bp);
+	st->regs[3] = UC_REG(regs, bx);
+	st->regs[4] = UC_REG(regs, r12);
+	st->regs[5] = UC_REG(regs, r13);
+	st->regs[6] = UC_REG(regs, r14);
+	st->regs[7] = UC_REG(regs, r15);
 	/* Stop at the stack's end when the VMA can be looked up (it needs
 	 * the mmap lock, taken only if free); either way copy in pieces,
 	 * since one faulting page fails a whole read. */

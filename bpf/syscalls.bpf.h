@@ -100,14 +100,14 @@ __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 		uvec = (struct uc_range *)arg;
 		nr = nr_args;
 	} else if (opcode == UC_REG_BUFFERS2) {
-		struct io_uring_rsrc_register r = {};
+		struct uc_rsrc_register r = {};
 
 		if (bpf_probe_read_user(&r, sizeof(r), (void *)arg))
 			return 0;
 		uvec = (struct uc_range *)r.data;	/* NULL: sparse table */
 		nr = r.nr;
 	} else if (opcode == UC_REG_BUFFERS_UPDATE) {
-		struct io_uring_rsrc_update2 u = {};
+		struct uc_rsrc_update2 u = {};
 
 		if (bpf_probe_read_user(&u, sizeof(u), (void *)arg))
 			return 0;
@@ -229,7 +229,7 @@ __noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
 	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !used_uring)
 		return 0;
 	if (id == UC_NR_MADVISE) {
-		__u64 advice = BPF_CORE_READ(regs, dx);
+		__u64 advice = UC_REG(regs, dx);
 
 		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
 		    advice != UC_MADV_REMOVE)
@@ -261,12 +261,12 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
 	c->seq = new_seq();
 	c->nr = id;
-	c->args[0] = BPF_CORE_READ(regs, di);
-	c->args[1] = BPF_CORE_READ(regs, si);
-	c->args[2] = BPF_CORE_READ(regs, dx);
-	c->args[3] = BPF_CORE_READ(regs, r10);
-	c->args[4] = BPF_CORE_READ(regs, r8);
-	c->args[5] = BPF_CORE_READ(regs, r9);
+	c->args[0] = UC_REG(regs, di);
+	c->args[1] = UC_REG(regs, si);
+	c->args[2] = UC_REG(regs, dx);
+	c->args[3] = UC_REG(regs, r10);
+	c->args[4] = UC_REG(regs, r8);
+	c->args[5] = UC_REG(regs, r9);
 	/* brk's one argument is the new break: the old one says what a
 	 * shrinking call gives back. */
 	if (id == UC_NR_BRK)
@@ -311,7 +311,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_MMAP:
 		/* Only a mapping placed over existing memory releases it
 		 * (MAP_FIXED; MAP_FIXED_NOREPLACE fails instead). */
-		if (!(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED)) {
+		if (!(UC_REG(regs, r10) & UC_MAP_FIXED)) {
 			blocking_begins(id);
 			return 0;
 		}
@@ -344,7 +344,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 
 	if (id == UC_NR_CLOSE) {
 		bool last = false;
-		int fd = (int)BPF_CORE_READ(regs, di);
+		int fd = (int)UC_REG(regs, di);
 		__u64 ring = fd_to_ring(fd, &last);
 
 		if (ring && last)
@@ -365,7 +365,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) == 1)) {
 		if (state->state != UC_TRACKED_TEARING_DOWN) {
 			state->state = UC_TRACKED_TEARING_DOWN;
-			teardown(sid, tgid, 0, UC_TD_EXIT, (int)BPF_CORE_READ(regs, di));
+			teardown(sid, tgid, 0, UC_TD_EXIT, (int)UC_REG(regs, di));
 		}
 		return 0;
 	}
@@ -376,7 +376,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 {
-	long id = BPF_CORE_READ(regs, orig_ax);
+	long id = UC_REG(regs, orig_ax);
 	struct enter_state *es = NULL;
 	struct uc_call_ret *e;
 	struct uc_tracked *t;
@@ -395,7 +395,7 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	    id != UC_NR_MMAP && id != UC_NR_BRK &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;
-	if (id == UC_NR_MMAP && !(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED))
+	if (id == UC_NR_MMAP && !(UC_REG(regs, r10) & UC_MAP_FIXED))
 		return 0;
 	if (!(t = current_tracked(&tgid)))
 		return 0;

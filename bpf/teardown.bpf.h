@@ -211,7 +211,7 @@ static long overflow_step(__u64 i, struct overflow_walk *w)
 		w->n = i;
 		return 1;
 	}
-	w->pos = BPF_CORE_READ(pos, next);
+	w->pos = UC_NEXT(pos);
 	return 0;
 }
 

@@ -762,7 +762,7 @@ static long end_listed(__u64 i, struct list_walk *w)
 	if (!(req_flags(req) & reissue_flag))
 		end_request((__u64)req, w->ring, BPF_CORE_READ(req, cqe.res),
 			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED);
-	w->node = BPF_CORE_READ(node, next);
+	w->node = UC_NEXT(node);
 	return 0;
 }
 
@@ -970,7 +970,7 @@ static __always_inline void add_range(struct uc_submit *s, __u64 addr, __u64 len
 static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sink,
 				       __u32 sid)
 {
-	struct user_msghdr m;
+	struct uc_msghdr m;
 
 	if (bpf_probe_read_user(&m, sizeof(m), umsg)) {
 		stat_inc(sid, UC_STAT_IOVEC_FAULT);
@@ -978,10 +978,10 @@ static __always_inline void add_msghdr(struct uc_submit *s, void *umsg, bool sin
 		return;
 	}
 	if (sink) {
-		add_range(s, (__u64)m.msg_name, (__u32)m.msg_namelen);
-		add_range(s, (__u64)m.msg_control, m.msg_controllen);
+		add_range(s, m.name, (__u32)m.namelen);
+		add_range(s, m.control, m.controllen);
 	}
-	add_iovecs_at(s, s->nr_inline, (__u64)m.msg_iov, m.msg_iovlen, sid);
+	add_iovecs_at(s, s->nr_inline, m.iov, m.iovlen, sid);
 }
 
 /*
@@ -1079,7 +1079,7 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 
 			if (max > 0)
 				add_range(s, (__u64)BPF_CORE_READ(ew, events),
-					  (__u64)max * bpf_core_type_size(struct epoll_event));
+					  (__u64)max * UC_EPOLL_EVENT_SIZE);
 		}
 		break;
 	case IORING_OP_RECVMSG:
@@ -1087,7 +1087,7 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 		break;
 	case IORING_OP_STATX:
 		add_range(s, (__u64)BPF_CORE_READ(req_statx(req), buffer),
-			  bpf_core_type_size(struct statx));
+			  UC_STATX_SIZE);
 		break;
 	case IORING_OP_ACCEPT: {
 		int *ulen = BPF_CORE_READ(req_accept(req), addr_len);
@@ -1379,7 +1379,7 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
-	     struct io_uring_cqe *cqe)
+	     struct uc_cqe *cqe)
 {
 	return on_complete(ring, req, cqe->res, cqe->flags, true);
 }
@@ -1421,7 +1421,7 @@ static long ovf_step(__u64 i, struct ovf_match *m)
 	}
 	if (!(flags & reissue_flag))
 		end_request((__u64)req, m->ring, 0, 0, UC_DONE_LISTED);
-	m->node = BPF_CORE_READ(node, next);
+	m->node = UC_NEXT(node);
 	return 0;
 }
 
