@@ -648,6 +648,9 @@ static __noinline void unreport(__u64 key, __u64 seq)
 		v->flags &= ~INF_REPORTED;
 }
 
+__noinline int end_one(int slot, __u64 req, __u64 res_cflags, __u32 how,
+		       struct inflight_val *copy);
+
 struct chain_walk {
 	__u32 slot;			/* predecessor's slot + 1, 0: none */
 	__u32 pad;
@@ -673,7 +676,7 @@ static long chain_step(__u64 i, struct chain_walk *w)
 		if (!v || v->seq != w->seq)
 			return 1;
 	}
-	if (!end_slot(idx, *k, 0, 0, UC_DONE_CHAIN, &copy))
+	if (!end_one(idx, *k, 0, UC_DONE_CHAIN, &copy))
 		return 1;
 	w->slot = copy.prev_slot;
 	w->seq = copy.prev_seq;
@@ -739,6 +742,14 @@ static __always_inline __s64 end_request_how(__u64 req, __u64 ring, __s32 res,
 #define end_request(req, ring, res, cflags, how) \
 	end_request_how(req, ring, res, cflags, how, \
 			(how) == UC_DONE_CQE || (how) == UC_DONE_OVERFLOW)
+
+/* A request slot the kernel reuses: whatever held it ended unseen.
+ * Global: the submit path reaches it in several states. */
+__noinline int end_reused(__u64 req)
+{
+	end_request(req, 0, 0, 0, UC_DONE_REUSED);
+	return 0;
+}
 
 /*
  * Reading a ring's free-request stack: every request the kernel finished
@@ -1157,7 +1168,7 @@ __noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit
 	nv = *v;
 	nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM;
 	nv.prev_slot = 0;
-	end_request(notif, 0, 0, 0, UC_DONE_REUSED);
+	end_reused(notif);
 	if (!inf_insert(notif, &nv)) {
 		v->flags = INF_ZC_MAIN;
 		s->flags |= UC_SUB_ZC_NOTIF;
@@ -1274,7 +1285,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		v.flags |= INF_COUNTED;
 	/* The kernel reuses a request slot only after the request ended, so
 	 * an entry already there belongs to a request that ended unseen. */
-	end_request(key, 0, 0, 0, UC_DONE_REUSED);
+	end_reused(key);
 	if (inf_insert(key, &v)) {
 		/* Nothing could end it for user space: it is not told of it
 		 * at all (a hazard it takes part in is missed, and counted),
