@@ -448,7 +448,7 @@ int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	state = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!state || state->state == UC_TRACKED_TEARING_DOWN)
 		return 0;
-	if (BPF_CORE_READ(ka, sa.sa_handler) != 0)	/* not SIG_DFL */
+	if (uc_read_u64((char *)ka + UC_SA_HANDLER_OFF) != 0)	/* not SIG_DFL */
 		return 0;
 	switch (sig) {
 	case 17: case 18: case 23: case 28:	/* CHLD CONT URG WINCH: ignored */
