@@ -521,6 +521,11 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		skel->rodata->reissue_flag = k->reissue_flag;
 		skel->rodata->hz = k->hz;
 		choose_variants(skel, k);
+		/* The liburing uprobe is attached by this instance only, and
+		 * only with --liburing-uprobes (an instance that joins loads
+		 * its own, reuse_shared): unused, it is not loaded. */
+		bpf_program__set_autoload(skel->progs.uc_liburing_call,
+					  o->liburing_uprobes);
 	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
