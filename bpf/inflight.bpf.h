@@ -113,6 +113,10 @@ __noinline int inf_find(__u64 key)
 {
 	__u32 home = inf_home(key);
 
+	/* Unrolled, like the next one: with no back edge the verifier
+	 * prunes each slot's states against the last's; a loop's head made
+	 * it walk every slot of the window in every state. */
+#pragma unroll
 	for (__u32 i = 0; i < INF_WINDOW; i++) {
 		__u32 idx = (home + i) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
@@ -137,6 +141,7 @@ __noinline int inf_insert(__u64 key, const struct inflight_val *v)
 
 	if (!v)
 		return -1;
+#pragma unroll
 	for (__u32 i = 0; i < INF_WINDOW; i++) {
 		__u32 idx = (home + i) & inf_mask;
 		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);

@@ -21,6 +21,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+#include "fixed_layout.bpf.h"
 
 /* Low request flag bits mirror IOSQE_* (REQ_F_*_BIT == IOSQE_*_BIT by
  * design in io_uring_types.h), which makes them stable across kernels. */

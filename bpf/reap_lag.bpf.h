@@ -24,7 +24,7 @@ static __always_inline __u64 cqe_user_data(struct io_ring_ctx *ring,
 {
 	__u32 mask = BPF_CORE_READ(r, cq_ring_mask);
 	__u32 shift = (BPF_CORE_READ(ring, flags) & UC_SETUP_CQE32) ? 1 : 0;
-	struct io_uring_cqe *cqes = (void *)((char *)r +
+	struct uc_cqe *cqes = (void *)((char *)r +
 				    bpf_core_field_offset(struct io_rings, cqes));
 	__u64 ud = 0;
 
@@ -39,7 +39,7 @@ static __always_inline void cqe_read_into(struct io_ring_ctx *ring, struct io_ri
 {
 	__u32 mask = BPF_CORE_READ(r, cq_ring_mask);
 	__u32 shift = (BPF_CORE_READ(ring, flags) & UC_SETUP_CQE32) ? 1 : 0;
-	struct io_uring_cqe *cqes = (void *)((char *)r +
+	struct uc_cqe *cqes = (void *)((char *)r +
 				    bpf_core_field_offset(struct io_rings, cqes));
 
 	bpf_probe_read_kernel(dst, 16, &cqes[(pos & mask) << shift]);

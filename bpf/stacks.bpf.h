@@ -90,7 +90,10 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
 	bpf_map_update_elem(&maps_sent, &tgid, &one, BPF_ANY);
 	bpf_iter_task_vma_new(&it, task, 0);
 	while ((vma = bpf_iter_task_vma_next(&it))) {
-		struct file *file = vma->vm_file;
+		/* Read as a number: a pointer loaded from the trusted vma
+		 * makes the verifier search the kernel's whole BTF by name
+		 * (is it trusted too?), four times a visit of the loop. */
+		struct file *file = BPF_CORE_READ(vma, vm_file);
 		struct name_walk w;
 		struct uc_vma_record *m;
 		__u64 flags;
@@ -123,6 +126,34 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
+/* The fallback copy of a capture, a 1 KiB piece a step. The context does
+ * not change from step to step (but to note how far it got), so the
+ * verifier checks the step once: as a bounded loop it walked all eight
+ * pieces, in every state, in each of the four programs that capture. */
+struct stack_copy {
+	struct uc_stack *st;
+	__u64 sp;
+	__u32 len;
+	__u32 off;			/* bytes copied */
+};
+
+static long stack_piece(__u64 i, struct stack_copy *c)
+{
+	__u32 at, piece = 1024;
+
+	if (i >= UC_STACK_BYTES / 1024)
+		return 1;
+	at = (__u32)i * 1024;
+	if (at >= c->len)
+		return 1;
+	if (c->len - at < piece)
+		piece = c->len - at;
+	if (bpf_probe_read_user(c->st->data + at, piece & 2047, (void *)(c->sp + at)))
+		return 1;
+	c->off = at + piece;
+	return 0;
+}
+
 /* Captures the current thread's user stack; returns its id, 0 if off.
  * Global: verified once per program, not once per caller state (it is
  * reached from several places in the syscall and submit programs). */
@@ -149,14 +180,14 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	*(volatile __u64 *)&st->id = 0;
 	asm volatile("" ::: "memory");
 	fill_hdr(&st->hdr, 0, tgid);
-	st->regs[0] = BPF_CORE_READ(regs, ip);
-	st->regs[1] = sp = BPF_CORE_READ(regs, sp);
-	st->regs[2] = BPF_CORE_READ(regs, bp);
-	st->regs[3] = BPF_CORE_READ(regs, bx);
-	st->regs[4] = BPF_CORE_READ(regs, r12);
-	st->regs[5] = BPF_CORE_READ(regs, r13);
-	st->regs[6] = BPF_CORE_READ(regs, r14);
-	st->regs[7] = BPF_CORE_READ(regs, r15);
+	st->regs[0] = UC_REG(regs, ip);
+	st->regs[1] = sp = UC_REG(regs, sp);
+	st->regs[2] = UC_REG(regs, bp);
+	st->regs[3] = UC_REG(regs, bx);
+	st->regs[4] = UC_REG(regs, r12);
+	st->regs[5] = UC_REG(regs, r13);
+	st->regs[6] = UC_REG(regs, r14);
+	st->regs[7] = UC_REG(regs, r15);
 	/* Stop at the stack's end when the VMA can be looked up (it needs
 	 * the mmap lock, taken only if free); either way copy in pieces,
 	 * since one faulting page fails a whole read. */
@@ -177,17 +208,11 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	/* It faulted (the stack's end unknown, or a page swapped out): 1 KiB
 	 * pieces at constant offsets lose at most the piece that crosses
 	 * into an unmapped page (the outermost frames). */
-	for (int i = 0; i < UC_STACK_BYTES / 1024; i++) {
-		__u32 piece = 1024;
+	{
+		struct stack_copy c = { .st = st, .sp = sp, .len = len };
 
-		if (i * 1024 >= len)
-			break;
-		if (len - i * 1024 < piece)
-			piece = len - i * 1024;
-		if (bpf_probe_read_user(st->data + i * 1024, piece & 2047,
-					(void *)(sp + i * 1024)))
-			break;
-		off = i * 1024 + piece;
+		bpf_loop(UC_STACK_BYTES / 1024, stack_piece, &c, 0);
+		off = c.off;
 	}
 done:
 	st->len = off;	/* 0: the registers alone still give frame #0 */

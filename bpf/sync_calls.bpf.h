@@ -75,8 +75,6 @@ __noinline int read_sync_iovecs(struct uc_call *c, __u32 nr, __u64 arg1, __u64 a
 {
 	struct uc_range *uvec = (struct uc_range *)arg1;
 	__u64 n = arg2;
-	__u32 ninline;
-	int sent;
 
 	if (!c)
 		return 0;
@@ -91,11 +89,7 @@ __noinline int read_sync_iovecs(struct uc_call *c, __u32 nr, __u64 arg1, __u64 a
 	}
 	if (!uvec || !n)
 		return 0;
-	sent = read_iovecs(c->ranges, 0, uvec, n, c->hdr.tgid, sid, c->seq, &ninline);
-	if (sent > 0) {
-		c->nr_inline = ninline;
-		c->nr_ranges = sent;
-	}
+	call_iovecs(c, (__u64)uvec, n, sid);
 	return 0;
 }
 

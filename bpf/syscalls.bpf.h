@@ -69,6 +69,24 @@ static __always_inline __u64 fd_to_ring(int fd, bool *last)
 	return ring;
 }
 
+/* An iovec array's ranges into @c (inline, then continuation records).
+ * Global: verified once, not inside each of its two callers. */
+__noinline int call_iovecs(struct uc_call *c, __u64 uvec, __u64 nr, __u32 sid)
+{
+	__u32 ninline;
+	int sent;
+
+	if (!c)
+		return 0;
+	sent = read_iovecs(c->ranges, 0, (struct uc_range *)uvec, nr, c->hdr.tgid, sid,
+			   c->seq, &ninline);
+	if (sent > 0) {
+		c->nr_inline = ninline;
+		c->nr_ranges = sent;
+	}
+	return 0;
+}
+
 /* Global for the same reason as classify(): verified once, alone. */
 __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 			       __u32 nr_args, __u32 sid)
@@ -82,14 +100,14 @@ __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 		uvec = (struct uc_range *)arg;
 		nr = nr_args;
 	} else if (opcode == UC_REG_BUFFERS2) {
-		struct io_uring_rsrc_register r = {};
+		struct uc_rsrc_register r = {};
 
 		if (bpf_probe_read_user(&r, sizeof(r), (void *)arg))
 			return 0;
 		uvec = (struct uc_range *)r.data;	/* NULL: sparse table */
 		nr = r.nr;
 	} else if (opcode == UC_REG_BUFFERS_UPDATE) {
-		struct io_uring_rsrc_update2 u = {};
+		struct uc_rsrc_update2 u = {};
 
 		if (bpf_probe_read_user(&u, sizeof(u), (void *)arg))
 			return 0;
@@ -100,16 +118,8 @@ __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 		return 0;
 	}
 	c->reg_nr = nr;
-	if (uvec) {
-		__u32 ninline;
-		int sent = read_iovecs(c->ranges, 0, uvec, nr, c->hdr.tgid, sid,
-				       c->seq, &ninline);
-
-		if (sent > 0) {
-			c->nr_inline = ninline;
-			c->nr_ranges = sent;
-		}
-	}
+	if (uvec)
+		call_iovecs(c, (__u64)uvec, nr, sid);
 	return 0;
 }
 
@@ -194,13 +204,103 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 	bpf_loop(ring_slots_hi, note_blocked_ring, &b, 0);
 }
 
+/*
+ * A watched call of a tracked process (not a teardown): judged worth a
+ * record, then sent. Global, so verified once: inline, the verifier
+ * walked it once for every syscall number the switch above reaches it
+ * with (each case knows its number), a dozen times over.
+ */
+__noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir);
+
+__noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
+{
+	/* The tracepoint's regs: the ones saved at syscall entry (a global
+	 * function takes no kernel pointer). */
+	struct pt_regs *regs = (struct pt_regs *)
+		bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u8 dir;
+
+	dir = sync_call_dir(id);
+	/* Only while the process has something in flight to collide with. */
+	if (dir != UC_DIR_NONE && (!used_uring || !process_busy(tgid)))
+		return 0;
+	/* mmap and brk are frequent (malloc): only in processes that use
+	 * io_uring, which could have memory in flight. */
+	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !used_uring)
+		return 0;
+	if (id == UC_NR_MADVISE) {
+		__u64 advice = UC_REG(regs, dx);
+
+		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
+		    advice != UC_MADV_REMOVE)
+			return 0;
+	}
+
+	call_record(id, sid, tgid, dir);
+	return 0;
+}
+
+/*
+ * The record of a watched call, sent. Global as well: the checks that
+ * let a call through leave its number known to the verifier (MMAP, BRK,
+ * MADVISE, ...) and its direction, each a state of its own for all that
+ * follows; here they are numbers again, and the record is verified once.
+ */
+__noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
+{
+	struct pt_regs *regs = (struct pt_regs *)
+		bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u32 zero = 0;
+	struct uc_call *c;
+
+	collect_process_quiet_ends(tgid);
+	c = bpf_map_lookup_elem(&call_scratch, &zero);
+	if (!c)
+		return 0;
+	__builtin_memset(c, 0, sizeof(*c));
+	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
+	c->seq = new_seq();
+	c->nr = id;
+	c->args[0] = UC_REG(regs, di);
+	c->args[1] = UC_REG(regs, si);
+	c->args[2] = UC_REG(regs, dx);
+	c->args[3] = UC_REG(regs, r10);
+	c->args[4] = UC_REG(regs, r8);
+	c->args[5] = UC_REG(regs, r9);
+	/* brk's one argument is the new break: the old one says what a
+	 * shrinking call gives back. */
+	if (id == UC_NR_BRK)
+		c->args[1] = BPF_CORE_READ(bpf_get_current_task_btf(), mm, brk);
+	if (id == UC_NR_IO_URING_REGISTER)
+		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
+				c->args[2], c->args[3], sid);
+	if (dir != UC_DIR_NONE) {
+		struct enter_state *es;
+
+		c->dir = dir;
+		if (sync_vectored(id))
+			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
+		else
+			sync_plain_range(c, id);
+		/* Its result says how many bytes it moved: wanted at exit. */
+		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (es) {
+			if (!es->ts && !es->stack_id)
+				es->session = sid;	/* created here */
+			es->sync_nr = id + 1;	/* read is 0 */
+		}
+	}
+	c->stack_id = capture_stack(sid, tgid);
+	ev_output(sid, c, sizeof(*c));
+	return 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 {
 	struct uc_tracked *state;
-	__u32 tgid, sid, zero = 0;
-	struct uc_call *c;
-	__u8 dir;
+	__u32 tgid, sid;
 
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
@@ -211,7 +311,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_MMAP:
 		/* Only a mapping placed over existing memory releases it
 		 * (MAP_FIXED; MAP_FIXED_NOREPLACE fails instead). */
-		if (!(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED)) {
+		if (!(UC_REG(regs, r10) & UC_MAP_FIXED)) {
 			blocking_begins(id);
 			return 0;
 		}
@@ -244,7 +344,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 
 	if (id == UC_NR_CLOSE) {
 		bool last = false;
-		int fd = (int)BPF_CORE_READ(regs, di);
+		int fd = (int)UC_REG(regs, di);
 		__u64 ring = fd_to_ring(fd, &last);
 
 		if (ring && last)
@@ -265,73 +365,18 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) == 1)) {
 		if (state->state != UC_TRACKED_TEARING_DOWN) {
 			state->state = UC_TRACKED_TEARING_DOWN;
-			teardown(sid, tgid, 0, UC_TD_EXIT, (int)BPF_CORE_READ(regs, di));
+			teardown(sid, tgid, 0, UC_TD_EXIT, (int)UC_REG(regs, di));
 		}
 		return 0;
 	}
-	dir = sync_call_dir(id);
-	/* Only while the process has something in flight to collide with. */
-	if (dir != UC_DIR_NONE && (!state->used_uring || !process_busy(tgid)))
-		return 0;
-	/* mmap and brk are frequent (malloc): only in processes that use
-	 * io_uring, which could have memory in flight. */
-	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !state->used_uring)
-		return 0;
-	if (id == UC_NR_MADVISE) {
-		__u64 advice = BPF_CORE_READ(regs, dx);
-
-		if (advice != UC_MADV_DONTNEED && advice != UC_MADV_FREE &&
-		    advice != UC_MADV_REMOVE)
-			return 0;
-	}
-
-	collect_process_quiet_ends(tgid);
-	c = bpf_map_lookup_elem(&call_scratch, &zero);
-	if (!c)
-		return 0;
-	__builtin_memset(c, 0, sizeof(*c));
-	fill_hdr(&c->hdr, UC_EV_CALL, tgid);
-	c->seq = new_seq();
-	c->nr = id;
-	c->args[0] = BPF_CORE_READ(regs, di);
-	c->args[1] = BPF_CORE_READ(regs, si);
-	c->args[2] = BPF_CORE_READ(regs, dx);
-	c->args[3] = BPF_CORE_READ(regs, r10);
-	c->args[4] = BPF_CORE_READ(regs, r8);
-	c->args[5] = BPF_CORE_READ(regs, r9);
-	/* brk's one argument is the new break: the old one says what a
-	 * shrinking call gives back. */
-	if (id == UC_NR_BRK)
-		c->args[1] = BPF_CORE_READ(bpf_get_current_task_btf(), mm, brk);
-	if (id == UC_NR_IO_URING_REGISTER)
-		read_reg_iovecs(c, c->args[1] & ~UC_REG_USE_REGISTERED_RING,
-				c->args[2], c->args[3], sid);
-	if (dir != UC_DIR_NONE) {
-		struct enter_state *es;
-
-		c->dir = dir;
-		if (sync_vectored(id))
-			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
-		else
-			sync_plain_range(c, id);
-		/* Its result says how many bytes it moved: wanted at exit. */
-		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (es) {
-			if (!es->ts && !es->stack_id)
-				es->session = sid;	/* created here */
-			es->sync_nr = id + 1;	/* read is 0 */
-		}
-	}
-	c->stack_id = capture_stack(sid, tgid);
-	ev_output(sid, c, sizeof(*c));
+	watched_call(id, sid, tgid, state->used_uring);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 {
-	long id = BPF_CORE_READ(regs, orig_ax);
+	long id = UC_REG(regs, orig_ax);
 	struct enter_state *es = NULL;
 	struct uc_call_ret *e;
 	struct uc_tracked *t;
@@ -350,7 +395,7 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	    id != UC_NR_MMAP && id != UC_NR_BRK &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)
 		return 0;
-	if (id == UC_NR_MMAP && !(BPF_CORE_READ(regs, r10) & UC_MAP_FIXED))
+	if (id == UC_NR_MMAP && !(UC_REG(regs, r10) & UC_MAP_FIXED))
 		return 0;
 	if (!(t = current_tracked(&tgid)))
 		return 0;
@@ -403,7 +448,7 @@ int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	state = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!state || state->state == UC_TRACKED_TEARING_DOWN)
 		return 0;
-	if (BPF_CORE_READ(ka, sa.sa_handler) != 0)	/* not SIG_DFL */
+	if (uc_read_u64((char *)ka + UC_SA_HANDLER_OFF) != 0)	/* not SIG_DFL */
 		return 0;
 	switch (sig) {
 	case 17: case 18: case 23: case 28:	/* CHLD CONT URG WINCH: ignored */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/file.h>
@@ -18,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <sys/mman.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -364,6 +366,11 @@ static int session_buffer(struct uc_session *s, long mib)
 	int outer = bpf_map__fd(s->skel->maps.session_events);
 	uint32_t slot = s->slot, bytes = (uint32_t)mib << 20;
 
+	/* Made while the programs loaded, for slot 0 (kernel_side): new. */
+	if (s->events_fd >= 0 && slot == 0)
+		goto ready;
+	if (s->events_fd >= 0)
+		close(s->events_fd);
 	s->events_fd = reuse_buffer(outer, slot, bytes);
 	s->discarding = s->events_fd >= 0;
 	if (s->events_fd < 0) {
@@ -373,6 +380,7 @@ static int session_buffer(struct uc_session *s, long mib)
 		    bpf_map_update_elem(outer, &slot, &s->events_fd, BPF_ANY))
 			return -1;
 	}
+ready:
 	s->sleeping_len = sysconf(_SC_PAGESIZE);
 	s->sleeping = mmap(NULL, s->sleeping_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   bpf_map__fd(s->skel->maps.reader_sleeping), 0);
@@ -381,6 +389,79 @@ static int session_buffer(struct uc_session *s, long mib)
 		return -1;
 	}
 	return session_map_truth(s);
+}
+
+/*
+ * A fresh set's event buffer, made while its programs load. Putting a
+ * buffer in the map-in-map waits for an RCU grace period (10-20 ms here,
+ * the kernel's synchronize_rcu() after every update of one from user
+ * space), which was start-up's largest wait after the verifier: a thread
+ * makes the buffer and puts it in slot 0, the slot a fresh set's first
+ * session always claims (slots_claim), meanwhile. The outer map is made
+ * here for that, as libbpf would make it, and handed to libbpf.
+ */
+struct early_buffer {
+	pthread_t thread;
+	bool started;
+	int outer;			/* session_events (libbpf's copy of it) */
+	uint32_t bytes;
+	int fd;				/* the buffer in slot 0, -1: none */
+};
+
+static void *early_buffer_make(void *arg)
+{
+	struct early_buffer *b = arg;
+	uint32_t slot = 0;
+
+	b->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events", 0, 0, b->bytes, NULL);
+	if (b->fd >= 0 && bpf_map_update_elem(b->outer, &slot, &b->fd, BPF_ANY)) {
+		close(b->fd);
+		b->fd = -1;
+	}
+	return NULL;
+}
+
+/* Quiet on failure: the buffer is then made after the load, as before. */
+static void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel,
+			       long mib)
+{
+	struct bpf_map *outer = skel->maps.session_events;
+	const struct bpf_map *inner = bpf_map__inner_map(outer);
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int fd, tmpl;
+
+	b->fd = -1;
+	b->bytes = (uint32_t)mib << 20;
+	if (!inner)
+		return;
+	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events_tmpl", 0, 0,
+			      bpf_map__max_entries(inner), NULL);
+	if (tmpl < 0)
+		return;
+	opts.inner_map_fd = tmpl;
+	fd = bpf_map_create(bpf_map__type(outer), bpf_map__name(outer),
+			    bpf_map__key_size(outer), bpf_map__value_size(outer),
+			    bpf_map__max_entries(outer), &opts);
+	close(tmpl);
+	if (fd < 0)
+		return;
+	if (bpf_map__reuse_fd(outer, fd)) {
+		close(fd);
+		return;
+	}
+	close(fd);			/* libbpf holds its own */
+	b->outer = bpf_map__fd(outer);
+	b->started = !pthread_create(&b->thread, NULL, early_buffer_make, b);
+}
+
+/* The buffer, -1 if there is none. */
+static int early_buffer_end(struct early_buffer *b)
+{
+	if (!b->started)
+		return -1;
+	pthread_join(b->thread, NULL);
+	b->started = false;
+	return b->fd;
 }
 
 /*
@@ -400,15 +481,11 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		.stack_bytes = (uint32_t)o->stack_size,
 		.owner = (uint32_t)getpid(),
 	};
+	struct early_buffer early = { .started = false };
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();
 	int err, need_load;
 
-	/* Loading needs to know the kernel; joining does not. */
-	if (!join && kernel_probe(k, why, sizeof(why))) {
-		fprintf(stderr, "uringcheck: %s\n", why);
-		return -1;
-	}
 	skel = uringcheck_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
@@ -416,10 +493,39 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		return -1;
 	}
 	s->skel = skel;
+	/* The event buffer is made meanwhile (early_buffer_start). */
+	if (!join)
+		early_buffer_start(&early, skel, o->event_buffer_mb);
+	/*
+	 * The kernel's BTF is read twice, by the probe and by libbpf (a
+	 * 5.5 MiB read, copied once more, and its indexes). Both used to
+	 * get fresh pages: glibc serves blocks this large with mmap and
+	 * gives them back on free, and touching a fresh page is the dearest
+	 * part of either parse (a fault and a page clear each, ~10 ms per
+	 * parse on this VM). From the heap, and kept there, libbpf's parse
+	 * reuses the probe's pages. Both values are within the range
+	 * glibc's own adaptive thresholds move in (up to 32 MiB and twice
+	 * that).
+	 */
+	if (!join) {
+		mallopt(M_MMAP_THRESHOLD, 32 << 20);
+		mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	}
+	/* Loading needs to know the kernel; joining does not. */
+	if (!join && kernel_probe(k, why, sizeof(why))) {
+		s->events_fd = early_buffer_end(&early);
+		fprintf(stderr, "uringcheck: %s\n", why);
+		return -1;
+	}
 	if (!join) {
 		skel->rodata->reissue_flag = k->reissue_flag;
 		skel->rodata->hz = k->hz;
 		choose_variants(skel, k);
+		/* The liburing uprobe is attached by this instance only, and
+		 * only with --liburing-uprobes (an instance that joins loads
+		 * its own, reuse_shared): unused, it is not loaded. */
+		bpf_program__set_autoload(skel->progs.uc_liburing_call,
+					  o->liburing_uprobes);
 	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
@@ -433,6 +539,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	if (need_load < 0)
 		return -1;
 	err = need_load ? uringcheck_bpf__load(skel) : 0;
+	s->events_fd = early_buffer_end(&early);
 	if (err) {
 		if (!join)
 			fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
