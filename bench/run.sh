@@ -43,6 +43,9 @@
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
 #       pread sent and judged)
+#   (m) bench/pbuf_recv.c: 64-byte datagrams through 16 ring-provided
+#       buffers with a multishot RECV, each buffer given back after its CQE
+#       (the clean recycle loop: what judging provided buffers costs)
 # then untimed diagnostics: isolation of parallel instances, uringcheck's
 # peak memory, per-BPF-program cost (kernel.bpf_stats_enabled), BPF load
 # and attach time, and (full runs, if perf works) a CPU profile.
@@ -85,6 +88,7 @@ BG_MAX=0.25			# cores of others' CPU use that make a pair suspect
 if [ $SMOKE = 1 ]; then
 	NOP_N=200000		# (a) NOPs per run
 	SYNC_N=200000		# (i) (j) preads per run
+	PBUF_N=100000		# (m) messages per run
 	PAR_N=50000		# (f) NOPs per instance
 	FIO_RT=1 FIO_RAMP=0	# fio seconds per run, warm-up seconds
 	READ_MB=16 WRITE_MB=4	# data files
@@ -95,6 +99,7 @@ if [ $SMOKE = 1 ]; then
 else
 	NOP_N=5000000
 	SYNC_N=2000000		# (i) (j) preads per run
+	PBUF_N=1000000		# (m) messages per run
 	PAR_N=1000000
 	FIO_RT=5 FIO_RAMP=1
 	READ_MB=256 WRITE_MB=64
@@ -131,7 +136,7 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident ring_cycle sync_reads; do
+for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -328,6 +333,22 @@ run_sync() {			# WORKLOAD MODE ROUND
 	raw "$r" "$w" "$mode" ops "$(kv "$b.out" ops_per_sec)"
 }
 
+# (m) ------------------------------------------------------------------------
+run_pbuf() {			# m MODE ROUND
+	local mode=$2 r=$3 b=$RAWD/m.$3.$2 rc
+	if [ "$mode" = plain ]; then
+		timeout -k 5 120 "$BIN/pbuf_recv" $PBUF_N >"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "(m) plain round $r" $rc "$b.err" || return
+	else
+		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/pbuf_recv" $PBUF_N \
+			>"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "(m) uringcheck round $r" $rc "$b.err" "$b.log" || return
+	fi
+	raw "$r" m "$mode" ops "$(kv "$b.out" ops_per_sec)"
+}
+
 # (b) (c) (d) ----------------------------------------------------------------
 FIO_COMMON=(--ioengine=io_uring --bs=4k --time_based --runtime=$FIO_RT
 	--ramp_time=$FIO_RAMP --output-format=terse --terse-version=3)
@@ -511,6 +532,8 @@ for r in $(seq "$ROUNDS"); do
 	say "  round $r/$ROUNDS: (i) (j) pread 4k, ring idle / busy"
 	measure_pair run_sync i "$r"
 	measure_pair run_sync j "$r"
+	say "  round $r/$ROUNDS: (m) provided-buffer recycle loop"
+	measure_pair run_pbuf m "$r"
 	say "  round $r/$ROUNDS: (e) start-up x$START_RUNS"
 	measure_pair run_startup e "$r"
 	say "  round $r/$ROUNDS: (f) $PAR instances in parallel"
@@ -852,6 +875,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(ratios i | num_cell "%.3f")" "$(added_ns i | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(j) pread 4k, ring busy" "ops/s" "$(rate_cell j plain)" "$(rate_cell j check)" \
 		"$(ratios j | num_cell "%.3f")" "$(added_ns j | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(m) provided buffers, recycle" "msgs/s" "$(rate_cell m plain)" "$(rate_cell m check)" \
+		"$(ratios m | num_cell "%.3f")" "$(added_ns m | num_cell "%+.0f" " ns")" "-" "-"
 	echo
 	echo "targets met: $MET of $TARGETS$([ ${#MISSED[@]} -gt 0 ] && printf '; missed: %s' "$(IFS=,; echo "${MISSED[*]}" | sed 's/,/, /g')")$([ $SMOKE = 1 ] && echo " (smoke: informational, never fails)")"
 	echo
@@ -865,6 +890,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  *               (d) one op = a 4 KiB write + its fsync, i.e. two io_uring requests"
 	echo "  (i) (j)         plain pread(2)s by a process with a ring: (i) nothing in flight (the hook's cost to"
 	echo "                  ordinary calls), (j) a READ in flight elsewhere (each pread sent and judged: sync-overlap)"
+	echo "  (m)             64-byte datagrams through 16 ring-provided buffers, multishot RECV, each buffer given"
+	echo "                  back after its CQE: each message's buffer is resolved and judged at its CQE"
 	echo "  (h)             IOPS = reads + writes of both jobs; events lost = records the event buffer could"
 	echo "                  not take in that run (docs/lost-events.md: never a false error)"
 	echo "  (f)             agg/s = all NOPs / (last end - first start); added/request = CPU ns per NOP"

@@ -39,6 +39,8 @@
 #define INF_HOLDS_MEM	(1u << 4)	/* has user ranges while in flight */
 #define INF_TD_SEEN	(1u << 5)	/* reported at a ring's close already */
 #define INF_COUNTED	(1u << 6)	/* counted in its ring's inflight */
+#define INF_BSEL	(1u << 7)	/* buffer select: in pbuf_reqs */
+#define INF_PBUF_HELD	(1u << 8)	/* a held provided buffer of it was sent */
 
 #define inflight_val uc_inflight	/* struct in uringcheck.h */
 

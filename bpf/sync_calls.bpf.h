@@ -49,7 +49,10 @@ static long ring_busy(__u64 i, struct inflight_probe *p)
 	__u64 ctx;
 
 	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == p->tgid && ri->mem_inflight > 0) {
+	/* A buffer-select request holding a provided buffer right now
+	 * counts too (sent here; an armed one holds none). */
+	if (ri && ri->tgid == p->tgid &&
+	    (ri->mem_inflight > 0 || (ri->pbuf_watched && pbuf_held_ring(ri, ctx)))) {
 		p->found = 1;
 		return 1;
 	}

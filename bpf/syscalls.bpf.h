@@ -254,6 +254,8 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 	struct uc_call *c;
 
 	collect_process_quiet_ends(tgid);
+	/* Provided buffers held now: judged with the call. */
+	pbuf_held_process(tgid);
 	c = bpf_map_lookup_elem(&call_scratch, &zero);
 	if (!c)
 		return 0;

@@ -376,8 +376,10 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 	if (ring) {
 		struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
 
-		if (ri)
+		if (ri) {
 			ring_slot_release(ri->slot1, ring);
+			pbuf_ring_gone(ri);
+		}
 		bpf_map_delete_elem(&rings, &ring);
 	}
 	e = ev_reserve(sid, sizeof(*e), UC_EV_TEARDOWN);

@@ -84,6 +84,18 @@ static __always_inline bool session_owned_by(__u32 sid, __u32 owner)
 
 #define POST_TS_SLOTS	64		/* CQ positions whose post time is kept */
 
+/* A buffer-select request in flight on a ring, looked at for a held
+ * provided buffer (bpf/provided_buffers.bpf.h). */
+#define PBUF_WATCH	4
+struct pbuf_watch {
+	__u64 req;			/* 0: free */
+	__u64 seq;
+	__u64 seq_sent_held;		/* its held buffer was sent ... */
+	__u64 addr_sent;		/* ... at this address */
+	__u16 bgid;
+	__u16 pad[3];
+};
+
 struct ring_info {
 	__u32 tgid;			/* process that created it */
 	__u32 session;			/* ... and its session */
@@ -112,6 +124,11 @@ struct ring_info {
 	__u64 lag_block_ns;
 	__u32 lag_block_nr;
 	__u32 lag_block_tid;
+	/* buffer-select requests watched for held buffers (more than
+	 * PBUF_WATCH at once: the rest are judged at their CQEs only) */
+	__u32 pbuf_watched;
+	__u32 pbuf_pad;
+	struct pbuf_watch pbuf_watch[PBUF_WATCH];
 };
 
 struct {
@@ -363,6 +380,7 @@ static __always_inline void enter_begins(struct uc_tracked *t)
 }
 
 #include "stacks.bpf.h"
+#include "provided_buffers.bpf.h"
 
 /* ---- process tree ---------------------------------------------------- */
 
@@ -425,6 +443,7 @@ static long forget_ring(__u64 i, __u32 *tgid)
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == *tgid) {
 		ring_slot_release(ri->slot1, ctx);
+		pbuf_ring_gone(ri);
 		bpf_map_delete_elem(&rings, &ctx);
 	}
 	return 0;
@@ -602,6 +621,8 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 	/* Only the caller whose release succeeds reports the end. */
 	if (!inf_release(slot, key))
 		return false;
+	if (copy->flags & INF_BSEL)
+		pbuf_forget(copy->ctx, copy->user_data, key);
 	/* Its session has changed hands since (the request outlived the
 	 * instance that saw it submitted): the new owner never heard of it. */
 	if (!session_owned_by(copy->session, copy->owner))
@@ -1045,7 +1066,8 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 		return 0;
 	}
 	if (bsel) {
-		/* The kernel picks a provided buffer at issue time. */
+		/* The kernel picks a provided buffer at issue time: its
+		 * range comes with a UC_EV_PICK (provided_buffers.bpf.h). */
 		s->flags |= UC_SUB_BUFFER_SELECT;
 		return 0;
 	}
@@ -1268,9 +1290,13 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	    (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)))
 		link_position(s->ctx, rflags, &v, s);
 
-	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN);
+	reported = s->nr_ranges || (s->flags & (UC_SUB_DRAIN | UC_SUB_BUFFER_SELECT));
 	if (s->nr_ranges)
 		v.flags |= INF_HOLDS_MEM;
+	if (s->flags & UC_SUB_BUFFER_SELECT) {
+		v.flags |= INF_BSEL;
+		v.bgid = req->buf_index;	/* the group, until the pick */
+	}
 	if (reported) {
 		v.flags |= INF_REPORTED;
 		s->user_data = v.user_data;
@@ -1297,6 +1323,8 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		stat_inc(sid, UC_STAT_INFLIGHT_FULL);
 		return 0;
 	}
+	if (v.flags & INF_BSEL)
+		pbuf_track(&v, key, ri);
 	if (ri) {
 		if (v.flags & INF_QUIET) {
 			__sync_fetch_and_add(&ri->quiet_inflight, 1);
@@ -1310,6 +1338,12 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	 * one, which might reuse their memory. */
 	if (ri && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
 		collect_quiet_ends(s->ctx, ri);	/* as a number */
+	/* A buffer this ring's buffer-select requests hold now: sent before
+	 * the request that could collide with it. */
+	if (ri && ri->pbuf_watched && s->nr_ranges)
+		pbuf_held_ring(ri, s->ctx);
+	if (v.opcode == IORING_OP_PROVIDE_BUFFERS)
+		pbuf_provide_record(s, sid);
 	if (reported) {
 		/* Only the inline ranges used are sent. */
 		nr_inline = s->nr_inline;
@@ -1340,7 +1374,8 @@ int BPF_PROG(uc_submit_sqe, struct io_kiocb *req, bool force_nonblock)
 /* ---- completion programs --------------------------------------------- */
 
 static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
-				       __s32 res, __u32 cflags, bool typed)
+				       __u64 user_data, __s32 res, __u32 cflags,
+				       bool typed)
 {
 	/* req == NULL: an auxiliary CQE (multishot, msg_ring), not an end.
 	 * A CQE attributed to a request is its last: multishot requests post
@@ -1362,6 +1397,15 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 	}
 	/* Not only rings still in the table: a ring forgotten at its
 	 * teardown still ends its requests as the kernel cancels them. */
+	/* A provided buffer returned: judged before the request's end. */
+	if (cflags & UC_CQE_F_BUFFER) {
+		/* The ring as a plain number: a global function takes no
+		 * kernel pointer (copied, the verifier forgets its type). */
+		__u64 ring_nr = 0;
+
+		bpf_probe_read_kernel(&ring_nr, sizeof(ring_nr), &key);
+		pbuf_on_cqe(ring_nr, (__u64)req, user_data, res, cflags);
+	}
 	if (req)
 		ended = end_request((__u64)req, key, res, cflags, UC_DONE_CQE);
 	ri = bpf_map_lookup_elem(&rings, &key);
@@ -1400,7 +1444,7 @@ SEC("tp_btf/io_uring_complete")
 int BPF_PROG(uc_complete, struct io_ring_ctx *ring, void *req,
 	     struct uc_cqe *cqe)
 {
-	return on_complete(ring, req, cqe->res, cqe->flags, true);
+	return on_complete(ring, req, cqe->user_data, cqe->res, cqe->flags, true);
 }
 
 /* Before v6.13 (the CQE itself became the argument): its fields, and
@@ -1409,7 +1453,7 @@ SEC("tp_btf/io_uring_complete")
 int BPF_PROG(uc_complete_fields, void *ring, void *req, __u64 user_data,
 	     int res, unsigned int cflags, __u64 extra1, __u64 extra2)
 {
-	return on_complete(ring, req, res, cflags, false);
+	return on_complete(ring, req, user_data, res, cflags, false);
 }
 
 /* Is @req the request whose CQE (@user_data) is overflowing on @ring?

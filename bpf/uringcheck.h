@@ -59,6 +59,8 @@ enum uc_event_type {
 	UC_EV_TEARDOWN,		/* ends the DROPPED/UNREAPED records before it */
 	UC_EV_REAP_LAG,		/* a CQE sat ready longer than the threshold */
 	UC_EV_MAPPING,		/* a file mapping of a process (for stacks) */
+	UC_EV_PICK,		/* a provided buffer a request holds */
+	UC_EV_PROVIDE,		/* IORING_OP_PROVIDE_BUFFERS submitted */
 	UC_EV__END,
 };
 #define UC_EV_TYPES		32	/* UC_EV_* fit below this */
@@ -115,7 +117,9 @@ enum uc_direction {
 
 /* uc_submit.flags */
 #define UC_SUB_FIXED_BUF	(1u << 0)	/* registered buffer (buf_index) */
-#define UC_SUB_BUFFER_SELECT	(1u << 1)	/* provided buffer: no range yet */
+#define UC_SUB_BUFFER_SELECT	(1u << 1)	/* provided buffer: no range until
+						 * a UC_EV_PICK names it;
+						 * buf_index: the group */
 #define UC_SUB_VECTORED		(1u << 2)	/* ranges come from an iovec array */
 #define UC_SUB_SQPOLL		(1u << 3)	/* submitted by the SQPOLL thread */
 #define UC_SUB_IOVEC_FAULT	(1u << 4)	/* iovec array unreadable */
@@ -201,7 +205,7 @@ struct uc_inflight {
 	__u32 flags;			/* INF_* */
 	__u8 opcode;
 	__u8 session;			/* the submitter's session */
-	__u8 pad[2];
+	__u16 bgid;			/* buffer-select: its group */
 	__u64 stack_id;			/* submission stack, 0: none */
 	__u32 owner;			/* ... and the instance holding it then */
 	/* The link-chain member before it (slot + 1, 0: none) and that
@@ -268,6 +272,52 @@ struct uc_done {
 	__s32 res;
 	__u32 cflags;
 	__u32 how;		/* enum uc_done_how */
+	__u32 pad;
+};
+
+/*
+ * A provided buffer held by request @seq (bpf/provided_buffers.bpf.h):
+ * seen at the CQE that hands it back, or held before it (at a watched
+ * call of the process or a new request on the ring, sent before that
+ * record). Legacy groups carry no address: user space has it from the
+ * UC_EV_PROVIDE records.
+ */
+#define UC_PICK_CQE		(1u << 0)	/* at the CQE returning it */
+#define UC_PICK_HELD		(1u << 1)	/* held now, before its CQE */
+#define UC_PICK_RING		(1u << 2)	/* a buffer ring's entry */
+#define UC_PICK_LEGACY		(1u << 3)	/* a PROVIDE_BUFFERS group */
+#define UC_PICK_UNRESOLVED	(1u << 4)	/* its entry could not be read */
+#define UC_PICK_REPROVIDED	(1u << 5)	/* its memory is available to the
+						 * kernel again (ring position
+						 * again_pos) before this CQE */
+#define UC_PICK_MORE		(1u << 6)	/* multishot: the request goes on */
+
+struct uc_pick {
+	struct uc_hdr hdr;
+	__u64 seq;		/* the request */
+	__u64 ctx;
+	__u64 user_data;
+	__u64 addr;		/* 0: legacy or unresolved */
+	__u32 len;
+	__s32 res;		/* UC_PICK_CQE: the CQE's result */
+	__u16 bgid;
+	__u16 bid;
+	__u32 flags;		/* UC_PICK_* */
+	__u32 again_pos;	/* UC_PICK_REPROVIDED: where, in the ring */
+	__u32 avail;		/* ... entries available to the kernel then */
+};
+
+/* IORING_OP_PROVIDE_BUFFERS: @nbufs buffers of @len bytes from @addr,
+ * ids from @bid, into group @bgid of ring @ctx. */
+struct uc_provide {
+	struct uc_hdr hdr;
+	__u64 seq;
+	__u64 ctx;
+	__u64 addr;
+	__u32 len;
+	__u32 nbufs;
+	__u16 bgid;
+	__u16 bid;
 	__u32 pad;
 };
 

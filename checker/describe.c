@@ -23,4 +23,9 @@ void describe_request(struct uc_request_desc *d, const struct uc_request *r,
 	d->sqpoll = r->sub.flags & UC_SUB_SQPOLL;
 	d->nr_ranges = r->sub.nr_ranges;
 	d->stack_id = r->sub.stack_id;
+	if (r->sub.flags & UC_SUB_BUFFER_SELECT) {
+		d->provided = true;
+		d->bgid = r->sub.buf_index;	/* the group, for these */
+		d->bid = r->pick_bid;
+	}
 }

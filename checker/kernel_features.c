@@ -130,6 +130,20 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 	bit = enum_value(btf, "REQ_F_REISSUE_BIT");
 	if (bit >= 0 && bit < 64)
 		k->reissue_flag = 1ULL << bit;
+	/* Provided buffers: whether a request holds one now, and which kind
+	 * of group it came from (bpf/provided_buffers.bpf.h). IOBL_* appeared
+	 * with the group flags (6.10-6.12); 6.1 tells ring groups by their
+	 * pinned pages instead. */
+	bit = enum_value(btf, "REQ_F_BUFFER_SELECTED_BIT");
+	if (bit >= 0 && bit < 64)
+		k->buffer_selected_flag = 1ULL << bit;
+	bit = enum_value(btf, "REQ_F_BUFFER_RING_BIT");
+	if (bit >= 0 && bit < 64)
+		k->buffer_ring_flag = 1ULL << bit;
+	n = enum_value(btf, "IOBL_BUF_RING");
+	k->iobl_buf_ring = n > 0 ? n : 0;
+	n = enum_value(btf, "IOBL_INC");
+	k->iobl_inc = n > 0 ? n : 0;
 	btf__free(btf);
 
 	return kernel_probe_verdict(k, err, errlen);
@@ -202,6 +216,12 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 	fprintf(out, "  shared programs  active (/run/uringcheck; --no-share: private)\n");
 	fprintf(out, "  REQ_F_REISSUE    %s\n",
 		k->reissue_flag ? "found" : "not found (io-wq reissues end early)");
+	fprintf(out, "  provided buffers %s\n",
+		!k->buffer_selected_flag || !k->buffer_ring_flag ?
+		"judged at their CQEs only (REQ_F_BUFFER_* not found)" :
+		k->iobl_buf_ring ? "judged at their CQEs and while held" :
+		"judged at their CQEs and while held (ring entries on the "
+		"ring's first page only: before v6.4 the ring is not mapped whole)");
 	fprintf(out, "  profile          active (--profile, -p, -a); request paths %s; "
 		"cqring waits %s\n",
 		k->tp_poll_arm_req && k->tp_async_work_req ?

@@ -29,6 +29,10 @@ struct uc_kernel {
 	bool bpf_loop;			/* bpf_loop helper (5.17+) */
 	unsigned hz;			/* CONFIG_HZ, 0 if no config found */
 	uint64_t reissue_flag;		/* REQ_F_REISSUE, 0 if unknown */
+	uint64_t buffer_selected_flag;	/* REQ_F_BUFFER_SELECTED, 0 if unknown */
+	uint64_t buffer_ring_flag;	/* REQ_F_BUFFER_RING, 0 if unknown */
+	uint32_t iobl_buf_ring;		/* IOBL_BUF_RING, 0: none (6.1) */
+	uint32_t iobl_inc;		/* IOBL_INC, 0: none */
 };
 
 /* Fills @k. Returns 0, or -1 with a one-line reason in @err when the

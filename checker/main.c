@@ -121,7 +121,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 		[UC_STAT_DONES] = "requests_finished",
 		[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
 	};
-	struct uc_json_counter c[UC_STAT__COUNT + 4 + UC_EV_TYPES + 3];
+	struct uc_json_counter c[UC_STAT__COUNT + 6 + UC_EV_TYPES + 3];
 	char lost_names[UC_EV_TYPES + 3][40];
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
@@ -135,6 +135,8 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 			c[n++] = (struct uc_json_counter){ names[i], v[i] };
 	c[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
 	c[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
+	c[n++] = (struct uc_json_counter){ "provided_buffers_seen", t->picks };
+	c[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", t->picks_unresolved };
 	c[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
 	c[n++] = (struct uc_json_counter){ "stacks_overwritten", t->stacks.overwritten };
 	n += evidence_json_counters(t, c + n, UC_EV_TYPES + 3, lost_names);
@@ -174,12 +176,15 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 	if (stats)
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
 			"%llu finished, %llu held user memory, %llu events, %llu "
-			"ends inferred from reuse\n", pid,
+			"ends inferred from reuse, %llu provided buffers seen (%llu "
+			"not resolved)\n", pid,
 			       (unsigned long long)c[UC_STAT_SUBMITS],
 			       (unsigned long long)c[UC_STAT_DONES],
 			       (unsigned long long)t->requests_seen,
 			       (unsigned long long)t->events,
-			       (unsigned long long)t->missed_ends);
+			       (unsigned long long)t->missed_ends,
+			       (unsigned long long)t->picks,
+			       (unsigned long long)t->picks_unresolved);
 }
 
 /* A signal from the terminal already reached the target (same process

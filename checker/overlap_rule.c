@@ -100,3 +100,11 @@ void overlap_check(struct uc_tracker *t, struct uc_request *r)
 		itree_query(&r->as->ranges, s.qstart, s.qend, on_hit, &s);
 	}
 }
+
+void overlap_check_range(struct uc_tracker *t, struct uc_request *r,
+			 uint64_t start, uint64_t end)
+{
+	struct overlap_scan s = { .t = t, .r = r, .qstart = start, .qend = end };
+
+	itree_query(&r->as->ranges, start, end, on_hit, &s);
+}

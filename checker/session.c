@@ -519,6 +519,10 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	}
 	if (!join) {
 		skel->rodata->reissue_flag = k->reissue_flag;
+		skel->rodata->req_buffer_selected = k->buffer_selected_flag;
+		skel->rodata->req_buffer_ring = k->buffer_ring_flag;
+		skel->rodata->iobl_buf_ring = k->iobl_buf_ring;
+		skel->rodata->iobl_inc = k->iobl_inc;
 		skel->rodata->hz = k->hz;
 		choose_variants(skel, k);
 		/* The liburing uprobe is attached by this instance only, and

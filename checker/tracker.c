@@ -81,7 +81,8 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_remove(&as->ranges, &r->nodes[i]);
-	if (r->nr_nodes)
+	pbuf_release(t, r);
+	if (r->counted)
 		as->inflight--;
 	stacks_unref(&t->stacks, r->sub.stack_id);
 	free(r->nodes);
@@ -204,9 +205,9 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		t->missed_ends++;
 		tracker_drop_request(t, stale);
 	}
-	if (!r->nr_nodes) {
-		/* Nothing to remember (a drain barrier, a provided-buffer
-		 * read): its DONE will simply find nothing. */
+	if (!r->nr_nodes && !(s->flags & UC_SUB_BUFFER_SELECT)) {
+		/* Nothing to remember (a drain barrier): its DONE will
+		 * simply find nothing. */
 		request_free(t, r);
 		return;
 	}
@@ -219,11 +220,16 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 	if (!(s->flags & UC_SUB_ZC_NOTIF))
 		u64map_put(&t->by_req, s->req, (void *)(uintptr_t)s->seq);
 
+	/* A buffer-select request holds its range from the kernel's pick:
+	 * provided_buffers.c judges it then. */
+	r->counted = true;
+	r->as->inflight++;
+	if (!r->nr_nodes)
+		return;
 	overlap_check(t, r);
 	user_data_check(t, r);
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_insert(&r->as->ranges, &r->nodes[i]);
-	r->as->inflight++;
 }
 
 struct uc_range *tracker_take_ranges(struct uc_tracker *t, uint64_t seq,
@@ -406,6 +412,16 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 		stacks_fetch(&t->stacks, ((const struct uc_reap_lag *)data)->reap_stack_id);
 		on_reap_lag(t, data);
 		break;
+	case UC_EV_PICK:
+		if (size < sizeof(struct uc_pick))
+			goto bad;
+		pbuf_on_pick(t, data);
+		break;
+	case UC_EV_PROVIDE:
+		if (size < sizeof(struct uc_provide))
+			goto bad;
+		pbuf_on_provide(t, data);
+		break;
 	case UC_EV_MAPPING:
 		if (size < sizeof(struct uc_vma_record))
 			goto bad;
@@ -453,6 +469,7 @@ static void free_ring_cb(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	free(r->bufs);
+	pbuf_ring_free(r);
 	free(r);
 }
 

@@ -51,6 +51,10 @@ struct uc_ring {
 	uint32_t sq_dropped_told, cq_overflow_told;
 	uint32_t cq_mark;		/* CQ positions before it were told */
 	bool cq_mark_set;
+	/* provided_buffers.c: the legacy groups' buffers, from the
+	 * PROVIDE_BUFFERS records; key group << 16 | buffer id */
+	struct u64map legacy_bufs;
+	bool legacy_init;
 };
 
 struct uc_request {
@@ -62,6 +66,12 @@ struct uc_request {
 	struct uc_ring *ring;
 	uint64_t drain_epoch;
 	uint64_t loss_mark, doubt_mark;	/* evidence.c, at its submission */
+	bool counted;			/* in as->inflight */
+	/* A buffer-select request: the provided buffer it is known to hold
+	 * now (provided_buffers.c), in the address space's set. */
+	struct itree_node pick_node;
+	bool pick_held;
+	uint16_t pick_bid;
 };
 
 struct uc_tracker {
@@ -89,6 +99,8 @@ struct uc_tracker {
 	uint64_t missed_ends;		/* request reused before its end */
 	uint64_t rings_unreadable;	/* teardowns whose ring counters were
 					 * implausible (dropped not judged) */
+	uint64_t picks;			/* provided buffers seen held */
+	uint64_t picks_unresolved;	/* ... whose address was not known */
 };
 
 void tracker_init(struct uc_tracker *t, struct uc_report *report);
@@ -120,8 +132,18 @@ void teardown_exec_result(struct uc_tracker *t, uint32_t tgid, bool succeeded);
 void teardown_free(struct uc_tracker *t);
 
 /* Overlap rule (overlap_rule.c): called for each new request with ranges
- * before its ranges join the address space's set. */
+ * before its ranges join the address space's set; _range for one range
+ * @r comes to hold (a provided buffer). */
 void overlap_check(struct uc_tracker *t, struct uc_request *r);
+void overlap_check_range(struct uc_tracker *t, struct uc_request *r,
+			 uint64_t start, uint64_t end);
+
+/* Provided buffers (provided_buffers.c): pbuf-reprovided, and the buffer a
+ * buffer-select request holds, judged by the overlap and sync rules. */
+void pbuf_on_provide(struct uc_tracker *t, const struct uc_provide *p);
+void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p);
+void pbuf_release(struct uc_tracker *t, struct uc_request *r);
+void pbuf_ring_free(struct uc_ring *ring);
 bool requests_ordered(const struct uc_request *earlier,
 		      const struct uc_request *later);
 

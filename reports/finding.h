@@ -36,6 +36,7 @@ enum uc_kind {
 	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
 	UC_KIND_SYNC_OVERLAP,		/* a plain system call into in-flight memory */
 	UC_KIND_USER_DATA_REUSE,	/* one pointer user_data on two in-flight requests */
+	UC_KIND_PBUF_REPROVIDED,	/* a provided buffer given back while held */
 	UC_KIND__COUNT,
 };
 

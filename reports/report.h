@@ -55,6 +55,8 @@ struct uc_request_desc {
 	bool sqpoll;			/* submitted by the SQPOLL thread */
 	uint32_t nr_ranges;
 	uint64_t stack_id;		/* submission stack, 0: none */
+	bool provided;			/* a provided buffer the kernel picked */
+	uint16_t bgid, bid;		/* ... its group and buffer id */
 };
 
 struct uc_overlap_finding {
@@ -100,6 +102,17 @@ struct uc_unmap_finding {
 struct uc_ud_reuse_finding {
 	uint32_t tgid;
 	struct uc_request_desc inflight, incoming;
+	uint64_t key;
+};
+
+/* a provided buffer put back in its ring while a request still held it */
+struct uc_pbuf_finding {
+	uint32_t tgid;
+	uint16_t bgid, bid;
+	uint32_t again_pos;		/* the ring position it was found at */
+	uint32_t avail;			/* entries available to the kernel then */
+	int32_t res;			/* the holder's CQE result */
+	struct uc_request_desc holder;
 	uint64_t key;
 };
 
@@ -266,6 +279,7 @@ void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
 void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
 void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f);
 void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_finding *f);
+void report_pbuf_reprovided(struct uc_report *rep, const struct uc_pbuf_finding *f);
 void report_left_in_flight(struct uc_report *rep, const struct uc_left_finding *f);
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *f);
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *f);

@@ -109,6 +109,19 @@ const struct uc_rule uc_kind_rules[UC_KIND__COUNT] = {
 			"goes to its new owner.",
 		.fix = "Give each in-flight request its own context.",
 		.security_severity = "4.0" },
+	[UC_KIND_PBUF_REPROVIDED] = { KIND(UC_KIND_PBUF_REPROVIDED),
+		.name = "pbuf-reprovided",
+		.sarif_id = "ProvidedBufferReprovidedInUse",
+		.short_desc = "A provided buffer was put back in its buffer ring while a request "
+			"still held it",
+		.full_desc = "The kernel picked a buffer of a provided-buffer ring for a request, "
+			"and before the CQE that hands it back, the same memory was among the "
+			"ring's entries available to the kernel again.",
+		.help = "The kernel can pick that memory for a second request while the first "
+			"still stores into it: two receives land in one buffer, silently.",
+		.fix = "Add a buffer back to the ring (io_uring_buf_ring_add + advance) only "
+			"after consuming the CQE that carries its buffer id.",
+		.security_severity = "7.0" },
 };
 
 const char *uc_kind_name(enum uc_kind k)

@@ -37,6 +37,8 @@ void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
 		uc_finding_text(f, ", registered buffer index %u", d->buf_index);
 	if (d->vectored)
 		uc_finding_text(f, ", one of %u iovecs", d->nr_ranges);
+	if (d->provided)
+		uc_finding_text(f, ", provided buffer %u of group %u", d->bid, d->bgid);
 	uc_finding_text(f, "\n");
 	/* The SQPOLL thread's stack is the kernel's: none of the program. */
 	uc_finding_show_stack(f, "submitted at:",
@@ -60,6 +62,15 @@ json_object *kind_request_json(const struct uc_request_desc *d)
 	json_object_object_add(o, "fixed_buffer_index",
 			       d->fixed_buf ? json_object_new_int(d->buf_index) : NULL);
 	json_object_object_add(o, "iovecs", json_object_new_int64(d->vectored ? d->nr_ranges : 0));
+	if (d->provided) {
+		json_object *pb = json_object_new_object();
+
+		json_object_object_add(pb, "group", json_object_new_int(d->bgid));
+		json_object_object_add(pb, "id", json_object_new_int(d->bid));
+		json_object_object_add(o, "provided_buffer", pb);
+	} else {
+		json_object_object_add(o, "provided_buffer", NULL);
+	}
 	return o;
 }
 

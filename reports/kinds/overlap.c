@@ -23,8 +23,11 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	kind_request_text(f, rep, "overlaps in-flight", a, "in-flight request submitted");
 	/* Requests are stamped with the start of the io_uring_enter call that
 	 * submitted them (bpf/uringcheck.bpf.c), and share its stack. */
-	if ((a->stack_id && a->stack_id == b->stack_id) ||
-	    (!a->sqpoll && a->tid == b->tid && a->submit_ts == b->submit_ts))
+	if (a->provided || b->provided)
+		uc_finding_text(f, "    (a provided buffer the kernel picked: both requests "
+				"held these bytes at once)\n");
+	else if ((a->stack_id && a->stack_id == b->stack_id) ||
+		 (!a->sqpoll && a->tid == b->tid && a->submit_ts == b->submit_ts))
 		uc_finding_text(f, "    (both submitted by one io_uring_enter call)\n");
 	else
 		uc_finding_text(f, "    (in flight for %.3f ms when the request above was "

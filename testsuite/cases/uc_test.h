@@ -230,4 +230,42 @@ static inline void discard(int fd, size_t len)
 	}
 }
 
+/*
+ * Provided-buffer rings (liburing 2.3 has no io_uring_setup_buf_ring):
+ * a ring of @entries (a power of two) registered for group @bgid.
+ */
+#include <sys/mman.h>
+
+static inline struct io_uring_buf_ring *buf_ring_setup(struct io_uring *ring,
+						       unsigned entries, int bgid)
+{
+	struct io_uring_buf_reg reg = { 0 };
+	void *mem = mmap(NULL, entries * sizeof(struct io_uring_buf),
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		fail("buf_ring_setup: mmap: %s", strerror(errno));
+	io_uring_buf_ring_init(mem);
+	reg.ring_addr = (unsigned long)mem;
+	reg.ring_entries = entries;
+	reg.bgid = bgid;
+	URING(io_uring_register_buf_ring(ring, &reg, 0));
+	return mem;
+}
+
+/* Give buffer @bid at @addr back to the kernel (added and published). */
+static inline void buf_ring_give(struct io_uring_buf_ring *br, unsigned entries,
+				 void *addr, unsigned len, unsigned short bid)
+{
+	io_uring_buf_ring_add(br, addr, len, bid, io_uring_buf_ring_mask(entries), 0);
+	io_uring_buf_ring_advance(br, 1);
+}
+
+/* Run the ring's pending task work (a deferred retry, a CQE to post)
+ * without waiting for anything. */
+static inline void run_task_work(struct io_uring *ring)
+{
+	URING(io_uring_get_events(ring));
+}
+
 #endif /* UC_TEST_H */

@@ -6,7 +6,7 @@
 # host reads from the serial console.
 echo "==GUEST== kernel $(uname -r)"
 ./uringcheck --version 2>&1 | sed 's/^/==VERSION== /'
-KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap user-data-reuse"
+KINDS="overlap bufreg-lifetime munmap-inflight dropped left-in-flight reap-lag bufreg-unmapped sync-overlap user-data-reuse pbuf-reprovided"
 while IFS='|' read -r name expect status opts args match; do
 	[ -n "$name" ] || continue
 	if [ "$expect" = skip ]; then

@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Provided buffers (docs/hazards.md, "pbuf"): a request submitted with
+ * IOSQE_BUFFER_SELECT holds no memory until the kernel picks a buffer of
+ * its group, and no hook fires at the pick. What is seen instead:
+ *
+ *  - the CQE that hands the buffer back (io_uring_complete, its buffer id
+ *    in cflags): the buffer was held up to that moment, so it is judged
+ *    then against everything in flight (UC_PICK_CQE);
+ *  - the request's own state at the moments a collision would begin: a
+ *    watched system call of its process, or a new request on its ring
+ *    (req->flags says whether a buffer is picked, req->buf_index or
+ *    req->kbuf which one): the buffer is sent as held (UC_PICK_HELD) before
+ *    that call's or request's record, and judged with it.
+ *
+ * A ring buffer's address is read from the ring itself (the kernel's
+ * mapping, found through ctx->io_bl_xa by group id): the entry with the
+ * buffer id just behind the kernel's head. At the CQE the entries still
+ * available to the kernel, from its head to the program's tail, are
+ * scanned as well: the same memory there means the program provided it
+ * again while the kernel held it (UC_PICK_REPROVIDED). Legacy groups
+ * (IORING_OP_PROVIDE_BUFFERS) are resolved by user space from the
+ * provide records (UC_EV_PROVIDE), since the kernel frees its copy at
+ * the CQE.
+ *
+ * Not judged: incremental rings (IOU_PBUF_RING_INC, a buffer shared by
+ * several CQEs), a bundle's buffers after its first, ring positions
+ * further than PBUF_BACK behind the head or PBUF_AHEAD past it, and on
+ * kernels before the region-backed rings (v6.1) entries beyond the
+ * ring's first page. Each counts as unresolved or is not looked at: a
+ * missed hazard, never a false one.
+ */
+#ifndef __PROVIDED_BUFFERS_BPF_H
+#define __PROVIDED_BUFFERS_BPF_H
+
+/* REQ_F_* and IOBL_* live in anonymous enums: user space reads their
+ * values from the kernel's BTF (checker/kernel_features.c). */
+const volatile __u64 req_buffer_selected = 0;	/* REQ_F_BUFFER_SELECTED */
+const volatile __u64 req_buffer_ring = 0;	/* REQ_F_BUFFER_RING */
+const volatile __u32 iobl_buf_ring = 0;		/* IOBL_BUF_RING; 0: no flags (6.1) */
+const volatile __u32 iobl_inc = 0;		/* IOBL_INC; 0: none */
+
+#define UC_CQE_F_BUFFER		(1u << 0)	/* uapi IORING_CQE_F_BUFFER */
+#define UC_CQE_F_MORE		(1u << 1)	/* uapi IORING_CQE_F_MORE */
+#define UC_CQE_F_BUF_MORE	(1u << 4)	/* uapi: incremental, not done */
+#define UC_CQE_BUFFER_SHIFT	16
+
+#define PBUF_BACK	16	/* ring positions searched behind the head */
+#define PBUF_AHEAD	64	/* available entries scanned for a re-provide */
+#define PBUF_PAGE_ENTRIES	256	/* 16-byte entries in a 4 KiB page */
+
+/* uapi struct io_uring_buf: fixed by the ABI. The ring's tail overlays
+ * the first entry's last two bytes. */
+struct pbuf_entry {
+	__u64 addr;
+	__u32 len;
+	__u16 bid;
+	__u16 resv;
+};
+#define PBUF_TAIL_OFFSET	14
+
+/* 6.1-6.8: groups below 64 lived in an array beside the xarray. */
+struct io_ring_ctx___io_bl {
+	struct io_buffer_list *io_bl;
+} __attribute__((preserve_access_index));
+
+/* Before the rings became mapped regions (6.12 and older): the pages. */
+struct io_buffer_list___pages {
+	__u16 buf_nr_pages;
+} __attribute__((preserve_access_index));
+
+/* Buffer-select requests in flight, by (ring, user_data): a multishot
+ * request's CQEs name no request, only its user_data. */
+struct pbuf_key {
+	__u64 ctx;
+	__u64 user_data;
+};
+
+struct pbuf_req {
+	__u64 req;
+	__u64 seq;
+	__u32 session;
+	__u32 owner;
+	__u32 tgid;
+	__u16 bgid;
+	__u16 held_sent;	/* a held buffer of it went to user space */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct pbuf_key);
+	__type(value, struct pbuf_req);
+} pbuf_reqs SEC(".maps");
+
+/* Rings with a buffer-select request in their watch slots: the syscall
+ * path skips its ring walk when there are none. */
+__s64 pbuf_watched_total;
+
+/* The entry of xarray @head at @index (xa_load's walk: 64 slots a level,
+ * three levels cover the 16-bit group ids). */
+static __always_inline __u64 pbuf_xa_load(__u64 entry, __u32 index)
+{
+	for (int level = 0; level < 4; level++) {
+		struct xa_node *node;
+		__u8 shift;
+
+		/* xa_is_node(): an internal entry (low bits 10) above 4096 */
+		if ((entry & 3) != 2 || entry <= 4096) {
+			if (level == 0 && index)
+				return 0;	/* a lone entry is index 0 */
+			return (entry & 3) == 2 ? 0 : entry;
+		}
+		node = (struct xa_node *)(entry - 2);
+		shift = BPF_CORE_READ(node, shift);
+		if (level == 0 && shift < 32 && (index >> shift) > 63)
+			return 0;
+		entry = (__u64)BPF_CORE_READ(node, slots[(index >> (shift & 31)) & 63]);
+	}
+	return 0;
+}
+
+/* The kernel's struct io_buffer_list of group @bgid on ring @ctx. */
+static __always_inline struct io_buffer_list *pbuf_list(struct io_ring_ctx *ctx,
+							__u32 bgid)
+{
+	if (bpf_core_field_exists(struct io_ring_ctx___io_bl, io_bl) && bgid < 64) {
+		__u64 arr = (__u64)BPF_CORE_READ((struct io_ring_ctx___io_bl *)ctx, io_bl);
+
+		if (!arr)
+			return NULL;
+		return (struct io_buffer_list *)
+			(arr + bgid * bpf_core_type_size(struct io_buffer_list));
+	}
+	return (struct io_buffer_list *)
+		pbuf_xa_load((__u64)BPF_CORE_READ(ctx, io_bl_xa.xa_head), bgid);
+}
+
+struct pbuf_ring {
+	__u64 bufs;		/* the entries, kernel address */
+	__u32 mask;
+	__u16 head;		/* the kernel's */
+	__u16 tail;		/* the program's */
+	bool first_page;	/* only the first page is mapped contiguously */
+	bool ok;
+};
+
+/*
+ * A ring group's state, or ok = false (legacy or incremental group). The
+ * fields read lie in the struct's first 32 bytes on every kernel (6.1:
+ * buf_ring at 8, mask at 24; 6.12 and 6.18: flags ends at 28): one copy
+ * instead of one per field, each copy being most of the cost here.
+ */
+#define PBUF_BL_SPAN	32
+#define PBUF_BL_U16(c, field) \
+	((c).h[(bpf_core_field_offset(struct io_buffer_list, field) / 2) & \
+	       (PBUF_BL_SPAN / 2 - 1)])
+
+static __always_inline void pbuf_ring_read(struct io_buffer_list *bl,
+					   struct pbuf_ring *r)
+{
+	union {
+		__u64 q[PBUF_BL_SPAN / 8];
+		__u16 h[PBUF_BL_SPAN / 2];
+	} c;
+	__u32 flags;
+
+	r->ok = false;
+	if (!bl || bpf_core_field_offset(struct io_buffer_list, mask) + 2 > PBUF_BL_SPAN ||
+	    bpf_probe_read_kernel(&c, sizeof(c), bl))
+		return;
+	if (iobl_buf_ring) {
+		if (bpf_core_field_offset(struct io_buffer_list, flags) + 2 > PBUF_BL_SPAN)
+			return;
+		flags = PBUF_BL_U16(c, flags);
+		if (!(flags & iobl_buf_ring) || (iobl_inc && (flags & iobl_inc)))
+			return;
+	} else if (bpf_core_field_exists(struct io_buffer_list___pages, buf_nr_pages)) {
+		/* 6.1: a ring group is one with pinned pages */
+		if (!BPF_CORE_READ((struct io_buffer_list___pages *)bl, buf_nr_pages))
+			return;
+		r->first_page = true;
+	}
+	r->bufs = c.q[(bpf_core_field_offset(struct io_buffer_list, buf_ring) / 8) &
+		      (PBUF_BL_SPAN / 8 - 1)];
+	r->mask = PBUF_BL_U16(c, mask);
+	r->head = PBUF_BL_U16(c, head);
+	if (!r->bufs ||
+	    bpf_probe_read_kernel(&r->tail, sizeof(r->tail),
+				  (void *)(r->bufs + PBUF_TAIL_OFFSET)))
+		return;
+	r->ok = true;
+}
+
+static __always_inline bool pbuf_entry_at(struct pbuf_ring *r, __u32 pos,
+					  struct pbuf_entry *e)
+{
+	pos &= r->mask;
+	if (r->first_page && pos >= PBUF_PAGE_ENTRIES)
+		return false;
+	return !bpf_probe_read_kernel(e, sizeof(*e),
+				      (void *)(r->bufs + pos * sizeof(*e)));
+}
+
+struct pbuf_search {
+	struct pbuf_ring r;
+	__u16 bid;
+	bool found;
+	__u64 addr;
+	__u32 len;
+	__u32 again;		/* reprovided: its ring position */
+};
+
+/* Behind the head, nearest first: the entries the kernel took last. */
+static long pbuf_back_step(__u64 i, struct pbuf_search *s)
+{
+	struct pbuf_entry e;
+
+	if (!pbuf_entry_at(&s->r, (__u32)s->r.head - 1 - i, &e))
+		return 0;
+	if (e.bid != s->bid)
+		return 0;
+	s->addr = e.addr;
+	s->len = e.len;
+	s->found = true;
+	return 1;
+}
+
+/*
+ * From the head to the tail: what the kernel may still pick. Read in one
+ * or two copies (the ring wraps) into a per-CPU scratch, then compared:
+ * a read per entry made this scan most of a CQE's cost (16 available
+ * entries: ~0.5 us).
+ */
+struct pbuf_span {
+	struct pbuf_entry e[2 * PBUF_AHEAD];	/* two copies of <= PBUF_AHEAD */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pbuf_span);
+} pbuf_spans SEC(".maps");
+
+struct pbuf_ahead {
+	struct pbuf_span *span;
+	__u32 n;
+	__u32 found;		/* index + 1 of the first overlap, 0: none */
+	__u64 addr, end;
+};
+
+static long pbuf_ahead_step(__u64 i, struct pbuf_ahead *a)
+{
+	struct pbuf_entry *e;
+
+	if (i >= a->n || i >= 2 * PBUF_AHEAD)
+		return 1;
+	e = &a->span->e[i];
+	if (e->len && e->addr < a->end && a->addr < e->addr + e->len) {
+		a->found = i + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is [addr, addr + len) among the available entries? Sets s->again. */
+static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
+{
+	__u32 zero = 0, n = (__u16)(s->r.tail - s->r.head);
+	__u32 start = s->r.head & s->r.mask, first, rest;
+	struct pbuf_ahead a = { .addr = s->addr, .end = s->addr + s->len };
+
+	a.span = bpf_map_lookup_elem(&pbuf_spans, &zero);
+	if (!a.span || !n)
+		return;
+	if (n > PBUF_AHEAD)
+		n = PBUF_AHEAD;		/* the rest is not looked at */
+	first = s->r.mask + 1 - start;
+	if (first > n)
+		first = n;
+	rest = n - first;
+	if (s->r.first_page && (start + first > PBUF_PAGE_ENTRIES || rest > PBUF_PAGE_ENTRIES))
+		return;
+	if (first > PBUF_AHEAD || rest > PBUF_AHEAD)
+		return;
+	/* Masked: bounds the verifier sees in the register it checks. */
+	if (bpf_probe_read_kernel(&a.span->e[0],
+				  (first & (2 * PBUF_AHEAD - 1)) * sizeof(struct pbuf_entry),
+				  (void *)(s->r.bufs + start * sizeof(struct pbuf_entry))))
+		return;
+	if (rest && bpf_probe_read_kernel(&a.span->e[first & (PBUF_AHEAD - 1)],
+					  (rest & (PBUF_AHEAD - 1)) * sizeof(struct pbuf_entry),
+					  (void *)s->r.bufs))
+		return;
+	a.n = n;
+	bpf_loop(PBUF_AHEAD, pbuf_ahead_step, &a, 0);
+	if (a.found)
+		s->again = (__u32)s->r.head + a.found - 1;
+}
+
+/* A global function per search: verified once, on its own. The loops
+ * walk a copy on this stack (a loop's context must live there). */
+__noinline int pbuf_find(struct pbuf_search *out, __u64 ring, __u32 bgid)
+{
+	struct pbuf_search s;
+
+	if (!out)
+		return 0;
+	s = *out;
+	pbuf_ring_read(pbuf_list((struct io_ring_ctx *)ring, bgid), &s.r);
+	if (!s.r.ok)
+		goto out;
+	bpf_loop(PBUF_BACK, pbuf_back_step, &s, 0);
+	if (!s.found) {
+		/* Picked but not committed yet (the head moves at the CQE). */
+		struct pbuf_entry e;
+
+		if (pbuf_entry_at(&s.r, s.r.head, &e) && e.bid == s.bid) {
+			s.addr = e.addr;
+			s.len = e.len;
+			s.found = true;
+		}
+		goto out;
+	}
+out:
+	*out = s;
+	return 0;
+}
+
+static __always_inline void pbuf_send(struct uc_pick *p, __u32 sid, __u32 tgid)
+{
+	struct uc_pick *e = ev_reserve(sid, sizeof(*e), UC_EV_PICK);
+
+	if (!e)
+		return;
+	*e = *p;
+	fill_hdr(&e->hdr, UC_EV_PICK, tgid);
+	ev_submit(sid, e);
+}
+
+/* The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
+ * plain ring group) UC_PICK_LEGACY for user space to look up. */
+static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring)
+{
+	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1 };
+
+	pbuf_find(&s, ring, p->bgid);
+	if (!s.r.ok) {
+		p->flags |= UC_PICK_LEGACY;
+		return;
+	}
+	p->flags |= UC_PICK_RING;
+	if (!s.found) {
+		p->flags |= UC_PICK_UNRESOLVED;
+		return;
+	}
+	p->addr = s.addr;
+	p->len = s.len;
+	if (p->flags & UC_PICK_CQE)
+		pbuf_scan_ahead(&s);
+	if ((p->flags & UC_PICK_CQE) && s.again != (__u32)-1) {
+		p->flags |= UC_PICK_REPROVIDED;
+		p->again_pos = s.again;
+		p->avail = (__u16)(s.r.tail - s.r.head);
+	}
+}
+
+struct pbuf_probe {
+	__u32 tgid;
+	__u32 found;
+};
+
+static long pbuf_mem_step(__u64 i, struct pbuf_probe *p)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == p->tgid && ri->mem_inflight > 0) {
+		p->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Has process @tgid a request holding user memory in flight anywhere? */
+static __always_inline bool pbuf_process_holds_mem(__u32 tgid)
+{
+	struct pbuf_probe p = { .tgid = tgid };
+
+	bpf_loop(ring_slots_hi, pbuf_mem_step, &p, 0);
+	return p.found;
+}
+
+/*
+ * A CQE with a buffer id on @ring: the buffer was the request's up to
+ * now. Sent before the request's DONE (which forgets the request). @req
+ * is 0 for a multishot request's CQEs before its last: found by
+ * user_data then.
+ */
+__noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
+			   __u32 cflags)
+{
+	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
+	struct uc_pick p = {};
+	struct pbuf_req *pr;
+	__u32 sid, tgid;
+	bool held_sent;
+
+	if (req) {
+		int slot = inf_find(req);
+		struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+
+		if (!v || v->ctx != ring || !(v->flags & INF_BSEL) ||
+		    !session_owned_by(v->session, v->owner))
+			return 0;
+		p.seq = v->seq;
+		p.bgid = v->bgid;
+		sid = v->session;
+		tgid = v->tgid;
+		held_sent = v->flags & INF_PBUF_HELD;
+	} else {
+		pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
+		if (!pr || !session_owned_by(pr->session, pr->owner))
+			return 0;
+		p.seq = pr->seq;
+		p.bgid = pr->bgid;
+		sid = pr->session;
+		tgid = pr->tgid;
+		held_sent = pr->held_sent;
+	}
+	p.ctx = ring;
+	p.user_data = user_data;
+	p.res = res;
+	p.bid = cflags >> UC_CQE_BUFFER_SHIFT;
+	p.flags = UC_PICK_CQE;
+	if (cflags & UC_CQE_F_MORE)
+		p.flags |= UC_PICK_MORE;
+	if (cflags & UC_CQE_F_BUF_MORE)
+		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
+	else
+		pbuf_resolve(&p, ring);
+	/* Sent only when there is something to judge: a re-provide, a held
+	 * buffer user space attached to the request, or memory in flight
+	 * that the buffer could share. The clean recycle loop of a program
+	 * that only uses provided buffers sends nothing. */
+	if ((p.flags & UC_PICK_REPROVIDED) || held_sent ||
+	    ((p.flags & (UC_PICK_LEGACY | UC_PICK_RING)) && !(p.flags & UC_PICK_UNRESOLVED) &&
+	     pbuf_process_holds_mem(tgid)))
+		pbuf_send(&p, sid, tgid);
+	return 0;
+}
+
+/* A held buffer of @req was sent: its CQE must be sent too, to end it. */
+static __always_inline void pbuf_mark_held(__u64 req, __u64 ring, __u64 user_data)
+{
+	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
+	int slot = inf_find(req);
+	struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+	struct pbuf_req *pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
+
+	if (v)
+		v->flags |= INF_PBUF_HELD;	/* its last CQE; its DONE ends it too */
+	if (pr && pr->req == req)
+		pr->held_sent = 1;
+}
+
+/* Does the watched request @w hold a picked buffer now? Sent if so
+ * (once); 1 if it holds one. */
+static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
+					 __u32 sid, __u32 tgid)
+{
+	struct io_kiocb *req = (struct io_kiocb *)w->req;
+	struct uc_pick p = {};
+	__u64 flags;
+
+	if (!req)
+		return 0;
+	flags = req_flags(req);
+	p.seq = w->seq;
+	p.ctx = ring;
+	p.user_data = BPF_CORE_READ(req, cqe.user_data);
+	p.bgid = w->bgid;
+	p.flags = UC_PICK_HELD;
+	if (req_buffer_selected && (flags & req_buffer_selected)) {
+		struct io_buffer *kbuf = BPF_CORE_READ(req, kbuf);
+
+		p.flags |= UC_PICK_LEGACY;
+		p.addr = BPF_CORE_READ(kbuf, addr);
+		p.len = BPF_CORE_READ(kbuf, len);
+		p.bid = BPF_CORE_READ(kbuf, bid);
+	} else if (req_buffer_ring && (flags & req_buffer_ring)) {
+		p.bid = BPF_CORE_READ(req, buf_index);
+		pbuf_resolve(&p, ring);
+	} else {
+		return 0;	/* nothing picked (yet) */
+	}
+	if (p.addr && !(p.flags & UC_PICK_UNRESOLVED) &&
+	    (w->seq == w->seq_sent_held && p.addr == w->addr_sent))
+		return 1;	/* told already */
+	w->seq_sent_held = w->seq;
+	w->addr_sent = p.addr;
+	pbuf_mark_held((__u64)req, ring, p.user_data);
+	pbuf_send(&p, sid, tgid);
+	return 1;
+}
+
+/* The watched requests of one ring: held buffers sent; how many are
+ * held. Global: verified once, whoever calls it. */
+__noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
+{
+	int held = 0;
+
+	if (!ri || !ri->pbuf_watched)
+		return 0;
+	for (int i = 0; i < PBUF_WATCH; i++)
+		held += pbuf_held_one(&ri->pbuf_watch[i], ring, ri->session, ri->tgid);
+	return held;
+}
+
+static long pbuf_held_step(__u64 i, __u32 *tgid)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == *tgid && ri->pbuf_watched)
+		pbuf_held_ring(ri, ctx);
+	return 0;
+}
+
+/* Before a watched call of process @tgid is sent. */
+static __always_inline void pbuf_held_process(__u32 tgid)
+{
+	if (pbuf_watched_total > 0)
+		bpf_loop(ring_slots_hi, pbuf_held_step, &tgid, 0);
+}
+
+/* A buffer-select request submitted: remembered for its CQEs and, while
+ * a watch slot of its ring is free, for the held scans. */
+__noinline int pbuf_track(struct inflight_val *v, __u64 req, struct ring_info *ri)
+{
+	struct pbuf_key k;
+	struct pbuf_req pr = {};
+
+	if (!v)
+		return 0;
+	k.ctx = v->ctx;
+	k.user_data = v->user_data;
+	pr.req = req;
+	pr.seq = v->seq;
+	pr.session = v->session;
+	pr.owner = v->owner;
+	pr.tgid = v->tgid;
+	pr.bgid = v->bgid;
+	bpf_map_update_elem(&pbuf_reqs, &k, &pr, BPF_ANY);
+	if (!ri)
+		return 0;
+	for (int i = 0; i < PBUF_WATCH; i++) {
+		struct pbuf_watch *w = &ri->pbuf_watch[i];
+
+		if (w->req || __sync_val_compare_and_swap(&w->req, 0, req) != 0)
+			continue;
+		w->seq = v->seq;
+		w->bgid = v->bgid;
+		w->seq_sent_held = 0;
+		w->addr_sent = 0;
+		__sync_fetch_and_add(&ri->pbuf_watched, 1);
+		__sync_fetch_and_add(&pbuf_watched_total, 1);
+		break;
+	}
+	return 0;
+}
+
+/* A buffer-select request ended. Inline: its caller, end_one(), is
+ * already a global function as deep as the verifier allows (teardown's
+ * nested table walks). */
+static __always_inline void pbuf_forget(__u64 ring, __u64 user_data, __u64 req)
+{
+	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
+	struct pbuf_req *v = bpf_map_lookup_elem(&pbuf_reqs, &k);
+	struct ring_info *ri;
+
+	if (v && v->req == req)
+		bpf_map_delete_elem(&pbuf_reqs, &k);
+	ri = bpf_map_lookup_elem(&rings, &ring);
+	if (!ri)
+		return;
+	for (int i = 0; i < PBUF_WATCH; i++) {
+		if (ri->pbuf_watch[i].req == req &&
+		    __sync_val_compare_and_swap(&ri->pbuf_watch[i].req, req, 0) == req) {
+			__sync_fetch_and_add(&ri->pbuf_watched, -1);
+			__sync_fetch_and_add(&pbuf_watched_total, -1);
+			break;
+		}
+	}
+}
+
+/* A ring leaves the table with its watch slots. */
+static __always_inline void pbuf_ring_gone(struct ring_info *ri)
+{
+	__s64 n = ri->pbuf_watched;
+
+	if (n)
+		__sync_fetch_and_add(&pbuf_watched_total, -n);
+}
+
+/* IORING_OP_PROVIDE_BUFFERS: the buffers of a legacy group, for user
+ * space to resolve that group's picks (the kernel frees its own record
+ * of a buffer when it hands it back). */
+__noinline int pbuf_provide_record(struct uc_submit *s, __u32 sid)
+{
+	struct io_provide_buf *pb;
+	struct uc_provide *e;
+
+	if (!s)
+		return 0;
+	pb = (struct io_provide_buf *)&((struct io_kiocb *)s->req)->cmd;
+	e = ev_reserve(sid, sizeof(*e), UC_EV_PROVIDE);
+	if (!e)
+		return 0;
+	fill_hdr_at(&e->hdr, UC_EV_PROVIDE, s->hdr.tgid, s->hdr.ts);
+	e->seq = s->seq;
+	e->ctx = s->ctx;
+	e->addr = BPF_CORE_READ(pb, addr);
+	e->len = BPF_CORE_READ(pb, len);
+	e->nbufs = BPF_CORE_READ(pb, nbufs);
+	e->bgid = BPF_CORE_READ(pb, bgid);
+	e->bid = BPF_CORE_READ(pb, bid);
+	e->pad = 0;
+	ev_submit(sid, e);
+	return 0;
+}
+
+#endif /* __PROVIDED_BUFFERS_BPF_H */
