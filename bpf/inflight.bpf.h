@@ -41,6 +41,8 @@
 #define INF_COUNTED	(1u << 6)	/* counted in its ring's inflight */
 #define INF_BSEL	(1u << 7)	/* buffer select: in pbuf_reqs */
 #define INF_PBUF_HELD	(1u << 8)	/* a held provided buffer of it was sent */
+#define INF_SOURCE	(1u << 9)	/* it loads from its ranges */
+#define INF_CHANNEL	(1u << 10)	/* its channel was looked at */
 
 #define inflight_val uc_inflight	/* struct in uringcheck.h */
 

@@ -25,6 +25,7 @@
 
 /* Low request flag bits mirror IOSQE_* (REQ_F_*_BIT == IOSQE_*_BIT by
  * design in io_uring_types.h), which makes them stable across kernels. */
+#define UC_IOSQE_FIXED_FILE	(1u << 0)
 #define UC_IOSQE_IO_DRAIN	(1u << 1)
 #define UC_IOSQE_IO_LINK	(1u << 2)
 #define UC_IOSQE_IO_HARDLINK	(1u << 3)

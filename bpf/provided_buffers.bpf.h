@@ -233,7 +233,9 @@ static long pbuf_back_step(__u64 i, struct pbuf_search *s)
  * entries: ~0.5 us).
  */
 struct pbuf_span {
-	struct pbuf_entry e[2 * PBUF_AHEAD];	/* two copies of <= PBUF_AHEAD */
+	/* two copies of <= PBUF_AHEAD entries, at byte offsets the
+	 * verifier bounds by the masks below (2047 + 2047) */
+	struct pbuf_entry e[4 * PBUF_AHEAD];
 };
 
 struct {
@@ -269,6 +271,7 @@ static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
 {
 	__u32 zero = 0, n = (__u16)(s->r.tail - s->r.head);
 	__u32 start = s->r.head & s->r.mask, first, rest;
+	__u64 fsz, rsz;
 	struct pbuf_ahead a = { .addr = s->addr, .end = s->addr + s->len };
 
 	a.span = bpf_map_lookup_elem(&pbuf_spans, &zero);
@@ -284,14 +287,17 @@ static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
 		return;
 	if (first > PBUF_AHEAD || rest > PBUF_AHEAD)
 		return;
-	/* Masked: bounds the verifier sees in the register it checks. */
-	if (bpf_probe_read_kernel(&a.span->e[0],
-				  (first & (2 * PBUF_AHEAD - 1)) * sizeof(struct pbuf_entry),
+	/* Sizes masked in asm: the compiler drops a plain mask it can prove
+	 * redundant, and older verifiers (6.1) lose the bound it relies on
+	 * across register copies. */
+	fsz = first * sizeof(struct pbuf_entry);
+	rsz = rest * sizeof(struct pbuf_entry);
+	asm volatile("%0 &= 2047" : "+r"(fsz));
+	asm volatile("%0 &= 2047" : "+r"(rsz));
+	if (bpf_probe_read_kernel(&a.span->e[0], fsz,
 				  (void *)(s->r.bufs + start * sizeof(struct pbuf_entry))))
 		return;
-	if (rest && bpf_probe_read_kernel(&a.span->e[first & (PBUF_AHEAD - 1)],
-					  (rest & (PBUF_AHEAD - 1)) * sizeof(struct pbuf_entry),
-					  (void *)s->r.bufs))
+	if (rsz && bpf_probe_read_kernel((char *)a.span + fsz, rsz, (void *)s->r.bufs))
 		return;
 	a.n = n;
 	bpf_loop(PBUF_AHEAD, pbuf_ahead_step, &a, 0);

@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sync-overlap: plain system calls that store into user memory (read,
- * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom), sent to
- * user space with their ranges to be judged against the in-flight reads,
- * as the overlap rule judges two requests.
- *
- * Not judged yet: a store against an in-flight *source* (read(2) into a
- * buffer a WRITE request sends) and a load (write(2), send) from a buffer
- * an in-flight READ fills. Both are ordered whenever the data flows
- * between them (liburing's tests feed the pipe a READ waits on from that
- * READ's own buffer: the load is over before the store can begin), and
- * telling that apart needs the pipe or socket of the in-flight request,
- * which is not known at submission. The direction table keeps the loads
- * for when it is.
+ * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom) or load
+ * from it (write, pwrite64, writev, pwritev, pwritev2, sendto, sendmsg),
+ * sent to user space with their ranges and their channel
+ * (bpf/channels.bpf.h) to be judged against the in-flight requests, as
+ * the overlap rule judges two requests: a store against an in-flight
+ * read's bytes, a load against an in-flight read's bytes unless the read
+ * waits on the channel the call writes to (the data flows from the call
+ * to the read, which orders them: liburing's tests feed a READ's pipe
+ * from that READ's own buffer). A store into a buffer an in-flight write
+ * sends is not judged: a write stalled on a full pipe and a read of that
+ * pipe look alike whether or not the data the read gets came from it.
  *
  * Cost: these calls are the most frequent on any machine. Every one pays
  * the tracked-process lookup; only a process that uses io_uring and has a
@@ -24,6 +23,11 @@
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H
 
+/* Loads are judged only where a waiting request's channel is seen
+ * (io_uring_poll_arm and io_uring_queue_async_work take the request):
+ * without it, a load ordered by the data flow would look like a race. */
+const volatile bool judge_loads = false;
+
 /* UC_DIR_SINK: the call stores into the memory; SOURCE: it loads. */
 static __always_inline __u8 sync_call_dir(long id)
 {
@@ -32,9 +36,10 @@ static __always_inline __u8 sync_call_dir(long id)
 	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
 	case UC_NR_GETRANDOM:
 		return UC_DIR_SINK;
+	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+		return judge_loads ? UC_DIR_SOURCE : UC_DIR_NONE;
 	}
-	/* write, pwrite64, writev, pwritev(2), sendto, sendmsg would be
-	 * UC_DIR_SOURCE: not judged yet (above). */
 	return UC_DIR_NONE;
 }
 

@@ -205,6 +205,45 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 }
 
 /*
+ * A sync call whose thread has no enter_state (7.x: creating task storage
+ * from this tracepoint can fail, kmalloc_nolock): its "result wanted"
+ * mark kept by thread id instead. The count spares every other system
+ * call's exit a lookup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tid */
+	__type(value, __u32);		/* syscall nr + 1 */
+} sync_pending SEC(".maps");
+
+__s64 sync_pending_n;
+
+static __always_inline void sync_pending_put(long id)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), v = id + 1;
+
+	if (!bpf_map_update_elem(&sync_pending, &tid, &v, BPF_NOEXIST))
+		__sync_fetch_and_add(&sync_pending_n, 1);
+	else
+		bpf_map_update_elem(&sync_pending, &tid, &v, BPF_EXIST);
+}
+
+static __always_inline bool sync_pending_take(long id)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 *v = bpf_map_lookup_elem(&sync_pending, &tid);
+
+	if (!v)
+		return false;
+	if (*v != id + 1)
+		return false;
+	if (!bpf_map_delete_elem(&sync_pending, &tid))
+		__sync_fetch_and_add(&sync_pending_n, -1);
+	return true;
+}
+
+/*
  * A watched call of a tracked process (not a teardown): judged worth a
  * record, then sent. Global, so verified once: inline, the verifier
  * walked it once for every syscall number the switch above reaches it
@@ -280,6 +319,8 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 		struct enter_state *es;
 
 		c->dir = dir;
+		if (id != UC_NR_GETRANDOM)
+			c->channel = fd_channel((int)c->args[0], dir == UC_DIR_SOURCE);
 		if (sync_vectored(id))
 			read_sync_iovecs(c, id, c->args[1], c->args[2], sid);
 		else
@@ -291,6 +332,8 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 			if (!es->ts && !es->stack_id)
 				es->session = sid;	/* created here */
 			es->sync_nr = id + 1;	/* read is 0 */
+		} else {
+			sync_pending_put(id);
 		}
 	}
 	c->stack_id = capture_stack(sid, tgid);
@@ -322,6 +365,12 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
 	case UC_NR_GETRANDOM:
 		blocking_begins(id);	/* reads are where programs wait */
+		break;
+	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+		blocking_begins(id);
+		if (!judge_loads)
+			return 0;
 		break;
 	case UC_NR_BRK:
 	case UC_NR_MUNMAP:
@@ -391,6 +440,8 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 		if (es && es->sync_nr == id + 1) {
 			es->sync_nr = 0;
 			sync = true;	/* its record was sent at entry */
+		} else if (sync_pending_n > 0) {
+			sync = sync_pending_take(id);
 		}
 	}
 	if (!sync && id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&

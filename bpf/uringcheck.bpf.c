@@ -366,7 +366,7 @@ static __always_inline void enter_begins(struct uc_tracked *t)
 
 	if (!es) {
 		if (t)
-			stat_inc(t->session, UC_STAT_PROCS_FULL);
+			stat_inc(t->session, UC_STAT_TASK_STORAGE);
 		return;
 	}
 	if (!t) {
@@ -1205,6 +1205,24 @@ __noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit
 }
 
 /*
+ * A request that holds no memory is still sent when its user_data looks
+ * like a pointer to a request context (user-data-reuse: a NOP, POLL or
+ * TIMEOUT reusing the context of one still in flight): canonical user
+ * address past the first 64 KiB, 8-byte aligned, as the checker's rule.
+ * Not the cancel/remove family, whose user_data commonly names its
+ * target's context, nor requests whose success CQE is skipped. Small
+ * integer tags (liburing's tests, nop_bench) cost nothing here.
+ */
+static __always_inline bool context_tag(__u8 op, __u64 ud, __u64 rflags)
+{
+	if (ud < 0x10000 || ud >= 0x800000000000ULL || (ud & 7) ||
+	    (rflags & UC_IOSQE_CQE_SKIP_SUCCESS))
+		return false;
+	return op != IORING_OP_ASYNC_CANCEL && op != IORING_OP_POLL_REMOVE &&
+	       op != IORING_OP_TIMEOUT_REMOVE;
+}
+
+/*
  * The per-request path: this program and uc_complete run in the
  * submitting and completing threads for every request, so they are kept
  * lean: tp_btf arguments are read with direct loads (no helper call per
@@ -1291,8 +1309,14 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		link_position(s->ctx, rflags, &v, s);
 
 	reported = s->nr_ranges || (s->flags & (UC_SUB_DRAIN | UC_SUB_BUFFER_SELECT));
+	if (!reported && context_tag(v.opcode, v.user_data, rflags)) {
+		s->flags |= UC_SUB_TAG_ONLY;
+		reported = true;
+	}
 	if (s->nr_ranges)
 		v.flags |= INF_HOLDS_MEM;
+	if (s->direction == UC_DIR_SOURCE)
+		v.flags |= INF_SOURCE;
 	if (s->flags & UC_SUB_BUFFER_SELECT) {
 		v.flags |= INF_BSEL;
 		v.bgid = req->buf_index;	/* the group, until the pick */
@@ -1549,5 +1573,6 @@ int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
 }
 
 #include "reap_lag.bpf.h"
+#include "channels.bpf.h"
 #include "syscalls.bpf.h"
 #include "teardown.bpf.h"

@@ -61,6 +61,7 @@ enum uc_event_type {
 	UC_EV_MAPPING,		/* a file mapping of a process (for stacks) */
 	UC_EV_PICK,		/* a provided buffer a request holds */
 	UC_EV_PROVIDE,		/* IORING_OP_PROVIDE_BUFFERS submitted */
+	UC_EV_CHANNEL,		/* the pipe/socket end a waiting request reads */
 	UC_EV__END,
 };
 #define UC_EV_TYPES		32	/* UC_EV_* fit below this */
@@ -125,6 +126,9 @@ enum uc_direction {
 #define UC_SUB_IOVEC_FAULT	(1u << 4)	/* iovec array unreadable */
 #define UC_SUB_ZC_NOTIF		(1u << 5)	/* buffer held until notification */
 #define UC_SUB_DRAIN		(1u << 6)	/* IOSQE_IO_DRAIN */
+#define UC_SUB_TAG_ONLY		(1u << 7)	/* holds no memory, sent for its
+						 * pointer user_data alone
+						 * (user-data-reuse) */
 
 /* uc_done.how */
 enum uc_done_how {
@@ -151,6 +155,9 @@ enum uc_stat {
 	UC_STAT_DONES,		/* requests seen finishing */
 	UC_STAT_OVERFLOW_UNMATCHED, /* overflowed CQEs not matched to their
 				 * request at once (found at teardown) */
+	UC_STAT_TASK_STORAGE,	/* per-thread state not created (7.x can
+				 * refuse from a tracepoint): that thread's
+				 * requests are stamped one by one */
 	UC_STAT__COUNT,
 };
 
@@ -307,6 +314,14 @@ struct uc_pick {
 	__u32 avail;		/* ... entries available to the kernel then */
 };
 
+/* Request @seq waits on a pipe or socket: the receiving end it moves
+ * data through (bpf/channels.bpf.h), for sync-overlap's ordering. */
+struct uc_channel {
+	struct uc_hdr hdr;
+	__u64 seq;
+	__u64 channel;
+};
+
 /* IORING_OP_PROVIDE_BUFFERS: @nbufs buffers of @len bytes from @addr,
  * ids from @bid, into group @bgid of ring @ctx. */
 struct uc_provide {
@@ -334,6 +349,7 @@ struct uc_call {
 	__u8 nr_inline;
 	__u8 dir;		/* a sync call: UC_DIR_SINK (it stores), SOURCE */
 	__u8 pad[6];
+	__u64 channel;		/* a sync call: its pipe/socket end, 0: none */
 	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };

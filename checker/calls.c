@@ -406,9 +406,15 @@ static void sync_hit(struct itree_node *n, void *arg)
 	const struct uc_request *r = n->owner;
 	bool spans_loss;
 
-	/* Two stores: against a source, the data may flow from it to the
-	 * call (a pipe), which orders them (bpf/sync_calls.bpf.h). */
+	/* Only against a read's bytes: a store into a buffer a write still
+	 * sends is not judged (bpf/sync_calls.bpf.h says why), nor are two
+	 * loads. A load from a read's buffer is ordered when the read waits
+	 * on the channel the call writes to: the data flows from one to the
+	 * other (bpf/channels.bpf.h). */
 	if (r->sub.direction != UC_DIR_SINK)
+		return;
+	if (pc->call.dir == UC_DIR_SOURCE && pc->call.channel &&
+	    pc->call.channel == r->channel)
 		return;
 	for (uint32_t i = 0; i < pc->nhits; i++)
 		if (pc->hits[i].seq == r->sub.seq)

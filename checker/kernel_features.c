@@ -216,6 +216,10 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 	fprintf(out, "  shared programs  active (/run/uringcheck; --no-share: private)\n");
 	fprintf(out, "  REQ_F_REISSUE    %s\n",
 		k->reissue_flag ? "found" : "not found (io-wq reissues end early)");
+	fprintf(out, "  sync loads       %s\n", kernel_judges_loads(k) ?
+		"judged (write, send from a read's buffer; a waiting read's channel "
+		"from io_uring_poll_arm/queue_async_work)" :
+		"not judged (the wait tracepoints do not take the request)");
 	fprintf(out, "  provided buffers %s\n",
 		!k->buffer_selected_flag || !k->buffer_ring_flag ?
 		"judged at their CQEs only (REQ_F_BUFFER_* not found)" :
@@ -228,6 +232,11 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"attributed (poll_arm, queue_async_work take the request, v5.19+)" :
 		"not attributed (tracepoints without the request)",
 		k->tp_cqring_wait ? "counted" : "not counted");
+}
+
+bool kernel_judges_loads(const struct uc_kernel *k)
+{
+	return k->tp_poll_arm_req && k->tp_async_work_req;
 }
 
 const char *kernel_tier(const struct uc_kernel *k)

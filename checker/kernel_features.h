@@ -40,6 +40,8 @@ struct uc_kernel {
 int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
 int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen);
+/* Sync loads (write, send) are judged: the wait hooks take the request. */
+bool kernel_judges_loads(const struct uc_kernel *k);
 /* One line: what a run on this kernel can judge. */
 const char *kernel_tier(const struct uc_kernel *k);
 

@@ -120,6 +120,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 		[UC_STAT_SUBMITS] = "requests_submitted",
 		[UC_STAT_DONES] = "requests_finished",
 		[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
+		[UC_STAT_TASK_STORAGE] = "task_storage_unavailable",
 	};
 	struct uc_json_counter c[UC_STAT__COUNT + 6 + UC_EV_TYPES + 3];
 	char lost_names[UC_EV_TYPES + 3][40];

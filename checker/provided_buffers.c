@@ -86,6 +86,39 @@ void pbuf_release(struct uc_tracker *t, struct uc_request *r)
 	r->pick_held = false;
 }
 
+struct picker_scan {
+	const struct uc_request *holder;
+	bool found;
+};
+
+static void find_picker(uint64_t key, void *val, void *arg)
+{
+	const struct uc_request *r = val, *h = ((struct picker_scan *)arg)->holder;
+
+	(void)key;
+	if (r != h && (r->sub.flags & UC_SUB_BUFFER_SELECT) && r->sub.ctx == h->sub.ctx &&
+	    r->sub.buf_index == h->sub.buf_index)
+		((struct picker_scan *)arg)->found = true;
+}
+
+/*
+ * Memory available to the kernel twice is a hazard only while a request
+ * that could pick the second copy is in flight: the holder itself when it
+ * goes on (multishot), or another buffer-select request of the group.
+ * liburing's buf-ring tests give one buffer under every id of a ring and
+ * read into it one request at a time: nothing can pick it meanwhile.
+ */
+static bool pickable(struct uc_tracker *t, const struct uc_request *r,
+		     const struct uc_pick *p)
+{
+	struct picker_scan s = { .holder = r };
+
+	if (p->flags & UC_PICK_MORE)
+		return true;
+	u64map_each(&t->requests, find_picker, &s);
+	return s.found;
+}
+
 static void report_reprovided(struct uc_tracker *t, struct uc_request *r,
 			      const struct uc_pick *p, uint64_t start, uint64_t end)
 {
@@ -147,7 +180,7 @@ void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p)
 	/* At its CQE: judged now unless it was while held. */
 	if (!(r->pick_held && r->pick_node.start == addr && r->pick_node.end == end))
 		overlap_check_range(t, r, addr, end);
-	if (p->flags & UC_PICK_REPROVIDED)
+	if ((p->flags & UC_PICK_REPROVIDED) && pickable(t, r, p))
 		report_reprovided(t, r, p, addr, end);
 	pbuf_release(t, r);
 }

@@ -103,6 +103,11 @@ static void choose_variants(struct uringcheck_bpf *skel, const struct uc_kernel 
 	bpf_program__set_autoload(skel->progs.uc_exit_plain, !k->tp_exit_group_dead);
 	bpf_program__set_autoload(skel->progs.uc_ring_create, k->task_vma_iter);
 	bpf_program__set_autoload(skel->progs.uc_ring_create_nomaps, !k->task_vma_iter);
+	/* v5.19 (ab1c84d855cf): the wait hooks take the request, whose file
+	 * gives a waiting read's channel; without them sync loads are not
+	 * judged (bpf/channels.bpf.h). */
+	bpf_program__set_autoload(skel->progs.uc_poll_arm, kernel_judges_loads(k));
+	bpf_program__set_autoload(skel->progs.uc_async_work, kernel_judges_loads(k));
 }
 
 /* FNV-1a: names the BPF object, so only identical builds share. */
@@ -523,6 +528,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		skel->rodata->req_buffer_ring = k->buffer_ring_flag;
 		skel->rodata->iobl_buf_ring = k->iobl_buf_ring;
 		skel->rodata->iobl_inc = k->iobl_inc;
+		skel->rodata->judge_loads = kernel_judges_loads(k);
 		skel->rodata->hz = k->hz;
 		choose_variants(skel, k);
 		/* The liburing uprobe is attached by this instance only, and

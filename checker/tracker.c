@@ -205,7 +205,7 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		t->missed_ends++;
 		tracker_drop_request(t, stale);
 	}
-	if (!r->nr_nodes && !(s->flags & UC_SUB_BUFFER_SELECT)) {
+	if (!r->nr_nodes && !(s->flags & (UC_SUB_BUFFER_SELECT | UC_SUB_TAG_ONLY))) {
 		/* Nothing to remember (a drain barrier): its DONE will
 		 * simply find nothing. */
 		request_free(t, r);
@@ -224,10 +224,10 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 	 * provided_buffers.c judges it then. */
 	r->counted = true;
 	r->as->inflight++;
+	user_data_check(t, r);
 	if (!r->nr_nodes)
 		return;
 	overlap_check(t, r);
-	user_data_check(t, r);
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_insert(&r->as->ranges, &r->nodes[i]);
 }
@@ -422,6 +422,17 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 			goto bad;
 		pbuf_on_provide(t, data);
 		break;
+	case UC_EV_CHANNEL: {
+		const struct uc_channel *c = data;
+		struct uc_request *r;
+
+		if (size < sizeof(*c))
+			goto bad;
+		r = u64map_get(&t->requests, c->seq);
+		if (r)
+			r->channel = c->channel;
+		break;
+	}
 	case UC_EV_MAPPING:
 		if (size < sizeof(struct uc_vma_record))
 			goto bad;

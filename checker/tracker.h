@@ -67,6 +67,8 @@ struct uc_request {
 	uint64_t drain_epoch;
 	uint64_t loss_mark, doubt_mark;	/* evidence.c, at its submission */
 	bool counted;			/* in as->inflight */
+	uint64_t channel;		/* the pipe/socket end it waits on, 0:
+					 * none seen (bpf/channels.bpf.h) */
 	/* A buffer-select request: the provided buffer it is known to hold
 	 * now (provided_buffers.c), in the address space's set. */
 	struct itree_node pick_node;

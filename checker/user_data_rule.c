@@ -7,8 +7,10 @@
  * and never a finding; nor are members of one link chain (one operation,
  * ordered by the kernel) or requests whose success CQE is suppressed.
  *
- * Judged for the requests the kernel side sends, those that hold user
- * memory: a NOP, POLL or TIMEOUT reusing a context is not seen.
+ * Judged for the requests the kernel side sends: those that hold user
+ * memory, buffer-select requests, and those that hold none but carry a
+ * pointer-like user_data (bpf/uringcheck.bpf.c, context_tag(): a NOP,
+ * POLL or TIMEOUT reusing a context; not the cancel/remove family).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -29,10 +29,14 @@ void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
 		uc_finding_text(f, ", submitted by the SQPOLL thread %u\n", d->tid);
 	else
 		uc_finding_text(f, ", thread %u\n", d->tid);
-	uc_finding_text(f, "    %s [0x%llx, 0x%llx) (%llu bytes)",
-			d->direction == UC_DIR_SINK ? "stores into" : "loads from",
-			(unsigned long long)d->start, (unsigned long long)d->end,
-			(unsigned long long)(d->end - d->start));
+	if (d->direction == UC_DIR_NONE || (d->provided && d->start == d->end))
+		uc_finding_text(f, "    %s", d->provided ? "no provided buffer picked yet" :
+				"holds no user memory");
+	else
+		uc_finding_text(f, "    %s [0x%llx, 0x%llx) (%llu bytes)",
+				d->direction == UC_DIR_SINK ? "stores into" : "loads from",
+				(unsigned long long)d->start, (unsigned long long)d->end,
+				(unsigned long long)(d->end - d->start));
 	if (d->fixed_buf)
 		uc_finding_text(f, ", registered buffer index %u", d->buf_index);
 	if (d->vectored)

@@ -17,9 +17,9 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	char call[32], b[16];
 
 	kind_syscall_name(x->nr, call, sizeof(call));
-	uc_finding_title(f, "%s() %s %llu byte%s that the in-flight %s still holds", call,
+	uc_finding_title(f, "%s() %s %llu byte%s that the in-flight %s still %s", call,
 			 x->dir == UC_DIR_SINK ? "stored into" : "loaded", n, n == 1 ? "" : "s",
-			 uc_opcode_name(d->opcode, b));
+			 uc_opcode_name(d->opcode, b), x->dir == UC_DIR_SINK ? "holds" : "fills");
 	uc_finding_text(f, "  system call %s() by thread %u, %lld bytes moved\n", call,
 			x->tid, (long long)x->moved);
 	uc_finding_show_stack(f, "called at:", uc_finding_stack(f, "called", x->call_stack_id,

@@ -5,7 +5,8 @@
  * the rest. The program puts bid 0 back in the buffer ring meanwhile (a
  * recycling bug: it never saw a CQE for it). When the rest arrives, the
  * CQE hands back bid 0 while the same memory sits among the entries the
- * kernel may pick again: pbuf-reprovided.
+ * kernel may pick again, and a second RECV of the group waits to pick:
+ * pbuf-reprovided.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,9 +36,10 @@ int main(void)
 	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	struct cqe_copy c;
-	int s[2];
+	int s[2], t[2], seen = 0;
 
 	SYS(socketpair(AF_UNIX, SOCK_STREAM, 0, s));
+	SYS(socketpair(AF_UNIX, SOCK_STREAM, 0, t));
 	URING(io_uring_queue_init(8, &ring, 0));
 	br = buf_ring_setup(&ring, ENTRIES, BGID);
 	for (int i = 0; i < NBUF; i++)
@@ -48,7 +50,12 @@ int main(void)
 	sqe->flags |= IOSQE_BUFFER_SELECT;
 	sqe->buf_group = BGID;
 	sqe->user_data = 1;
-	submit_exact(&ring, 1);
+	sqe = get_sqe(&ring);
+	io_uring_prep_recv(sqe, t[0], NULL, 32, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = BGID;
+	sqe->user_data = 2;
+	submit_exact(&ring, 2);
 
 	feed(s[1], 10, 1);		/* part of it: bid 0 is held */
 	run_task_work(&ring);
@@ -58,12 +65,19 @@ int main(void)
 
 	feed(s[1], 54, 2);
 	c = wait_one(&ring);
-	if (c.res != 64 || !(c.flags & IORING_CQE_F_BUFFER) ||
+	if (c.user_data != 1 || c.res != 64 || !(c.flags & IORING_CQE_F_BUFFER) ||
 	    (c.flags >> IORING_CQE_BUFFER_SHIFT) != 0)
 		fail("RECV: res=%d flags=0x%x", c.res, c.flags);
+	seen++;
+	feed(t[1], 32, 3);
+	c = wait_one(&ring);
+	if (c.user_data != 2 || c.res != 32)
+		fail("RECV 2: res=%d", c.res);
+	seen++;
 
 	io_uring_queue_exit(&ring);
-	close(s[0]);
-	close(s[1]);
+	close(s[0]); close(s[1]); close(t[0]); close(t[1]);
+	if (seen != 2)
+		return 1;
 	return 0;
 }

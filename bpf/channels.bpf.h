@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Data channels, for sync-overlap's loads (bpf/sync_calls.bpf.h): a
+ * write(2) or send from a buffer an in-flight READ fills is ordered when
+ * the READ waits for that very data, i.e. reads from the other end of the
+ * pipe or socket pair the call writes to (liburing's tests feed a READ's
+ * pipe from the READ's own buffer). The "channel" of an operation is the
+ * receiving end of what it moves data through:
+ *
+ *  - a pipe or FIFO: its struct pipe_inode_info (both ends share it);
+ *  - a socket, for a receiver: its struct sock; for a sender on an
+ *    AF_UNIX socket: its peer's (unix_sock.peer); other senders: none
+ *    (a TCP peer is not known here);
+ *  - anything else: none (a regular file's READ waits for no writer).
+ *
+ * A load from a READ's buffer is ordered before the READ's store when
+ * both name the same channel, 0 never matching. A request's channel is
+ * read when it waits: at io_uring_poll_arm or io_uring_queue_async_work,
+ * where the kernel has assigned its file (fixed files included), and sent
+ * as a UC_EV_CHANNEL record.
+ */
+#ifndef __CHANNELS_BPF_H
+#define __CHANNELS_BPF_H
+
+#define UC_S_IFMT	0170000
+#define UC_S_IFIFO	0010000
+#define UC_S_IFSOCK	0140000
+#define UC_AF_UNIX	1
+
+static __always_inline __u64 file_channel(struct file *f, bool sender)
+{
+	struct socket *sock;
+	struct sock *sk;
+	__u16 mode;
+
+	if (!f)
+		return 0;
+	mode = BPF_CORE_READ(f, f_inode, i_mode);
+	if ((mode & UC_S_IFMT) == UC_S_IFIFO)
+		return (__u64)BPF_CORE_READ(f, private_data);
+	if ((mode & UC_S_IFMT) != UC_S_IFSOCK)
+		return 0;
+	sock = (struct socket *)BPF_CORE_READ(f, private_data);
+	sk = BPF_CORE_READ(sock, sk);
+	if (!sk || !sender)
+		return (__u64)sk;
+	if (BPF_CORE_READ(sk, __sk_common.skc_family) != UC_AF_UNIX)
+		return 0;
+	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer);
+}
+
+/* The channel of descriptor @fd of the current process. */
+static __always_inline __u64 fd_channel(int fd, bool sender)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *f = NULL;
+
+	if (fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return 0;
+	return file_channel(f, sender);
+}
+
+/*
+ * A request waits (poll armed, or punted to io-wq): its file is known
+ * now. Its channel goes to user space once, for the requests user space
+ * judges sync calls against (those holding memory). Global: verified
+ * once for both hooks.
+ */
+__noinline int request_waits(__u64 req, __u64 file, int fd)
+{
+	int slot = inf_find(req);
+	struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+	struct uc_channel *e;
+	__u64 ch;
+
+	if (!v || (v->flags & (INF_REPORTED | INF_HOLDS_MEM | INF_CHANNEL)) !=
+		  (INF_REPORTED | INF_HOLDS_MEM) ||
+	    !session_owned_by(v->session, v->owner))
+		return 0;
+	/* Queued to io-wq at submission (IOSQE_ASYNC), before the worker
+	 * assigned the file: the submitter's descriptor names it. */
+	if (file)
+		ch = file_channel((struct file *)file, v->flags & INF_SOURCE);
+	else if (fd >= 0)
+		ch = fd_channel(fd, v->flags & INF_SOURCE);
+	else
+		return 0;	/* a later wait may know it */
+	v->flags |= INF_CHANNEL;
+	if (!ch)
+		return 0;
+	e = ev_reserve(v->session, sizeof(*e), UC_EV_CHANNEL);
+	if (!e)
+		return 0;
+	fill_hdr(&e->hdr, UC_EV_CHANNEL, v->tgid);
+	e->seq = v->seq;
+	e->channel = ch;
+	ev_submit(v->session, e);
+	return 0;
+}
+
+/* Only requests of tracked rings; the request and its file as plain
+ * numbers (copied, the verifier forgets their types: a global function
+ * takes no kernel pointer). */
+static __always_inline int on_wait(struct io_kiocb *req)
+{
+	struct { __u64 req, file; } p, n = {};
+	__u64 ring = (__u64)req->ctx;
+	int fd = -1;
+
+	if (!bpf_map_lookup_elem(&rings, &ring))
+		return 0;
+	p.req = (__u64)req;
+	p.file = (__u64)req->file;
+	/* No file yet: the SQE's descriptor, unless a fixed-file index or
+	 * not the submitter's table (an io-wq or SQPOLL thread). */
+	if (!p.file && !(req_flags(req) & UC_IOSQE_FIXED_FILE) &&
+	    !(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
+		fd = req->cqe.fd;
+	bpf_probe_read_kernel(&n, sizeof(n), &p);
+	return request_waits(n.req, n.file, fd);
+}
+
+SEC("tp_btf/io_uring_poll_arm")
+int BPF_PROG(uc_poll_arm, struct io_kiocb *req, int mask, int events)
+{
+	return on_wait(req);
+}
+
+SEC("tp_btf/io_uring_queue_async_work")
+int BPF_PROG(uc_async_work, struct io_kiocb *req, int rw)
+{
+	return on_wait(req);
+}
+
+#endif /* __CHANNELS_BPF_H */
