@@ -347,7 +347,7 @@ static __always_inline void pbuf_send(struct uc_pick *p, __u32 sid, __u32 tgid)
 
 /* The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
  * plain ring group) UC_PICK_LEGACY for user space to look up. */
-static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring)
+static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead)
 {
 	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1 };
 
@@ -363,99 +363,13 @@ static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring)
 	}
 	p->addr = s.addr;
 	p->len = s.len;
-	if (p->flags & UC_PICK_CQE)
+	if (scan_ahead)
 		pbuf_scan_ahead(&s);
-	if ((p->flags & UC_PICK_CQE) && s.again != (__u32)-1) {
+	if (scan_ahead && s.again != (__u32)-1) {
 		p->flags |= UC_PICK_REPROVIDED;
 		p->again_pos = s.again;
 		p->avail = (__u16)(s.r.tail - s.r.head);
 	}
-}
-
-struct pbuf_probe {
-	__u32 tgid;
-	__u32 found;
-};
-
-static long pbuf_mem_step(__u64 i, struct pbuf_probe *p)
-{
-	struct ring_info *ri;
-	__u64 ctx;
-
-	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == p->tgid && ri->mem_inflight > 0) {
-		p->found = 1;
-		return 1;
-	}
-	return 0;
-}
-
-/* Has process @tgid a request holding user memory in flight anywhere? */
-static __always_inline bool pbuf_process_holds_mem(__u32 tgid)
-{
-	struct pbuf_probe p = { .tgid = tgid };
-
-	bpf_loop(ring_slots_hi, pbuf_mem_step, &p, 0);
-	return p.found;
-}
-
-/*
- * A CQE with a buffer id on @ring: the buffer was the request's up to
- * now. Sent before the request's DONE (which forgets the request). @req
- * is 0 for a multishot request's CQEs before its last: found by
- * user_data then.
- */
-__noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
-			   __u32 cflags)
-{
-	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
-	struct uc_pick p = {};
-	struct pbuf_req *pr;
-	__u32 sid, tgid;
-	bool held_sent;
-
-	if (req) {
-		int slot = inf_find(req);
-		struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
-
-		if (!v || v->ctx != ring || !(v->flags & INF_BSEL) ||
-		    !session_owned_by(v->session, v->owner))
-			return 0;
-		p.seq = v->seq;
-		p.bgid = v->bgid;
-		sid = v->session;
-		tgid = v->tgid;
-		held_sent = v->flags & INF_PBUF_HELD;
-	} else {
-		pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
-		if (!pr || !session_owned_by(pr->session, pr->owner))
-			return 0;
-		p.seq = pr->seq;
-		p.bgid = pr->bgid;
-		sid = pr->session;
-		tgid = pr->tgid;
-		held_sent = pr->held_sent;
-	}
-	p.ctx = ring;
-	p.user_data = user_data;
-	p.res = res;
-	p.bid = cflags >> UC_CQE_BUFFER_SHIFT;
-	p.flags = UC_PICK_CQE;
-	if (cflags & UC_CQE_F_MORE)
-		p.flags |= UC_PICK_MORE;
-	if (cflags & UC_CQE_F_BUF_MORE)
-		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
-	else
-		pbuf_resolve(&p, ring);
-	/* Sent only when there is something to judge: a re-provide, a held
-	 * buffer user space attached to the request, or memory in flight
-	 * that the buffer could share. The clean recycle loop of a program
-	 * that only uses provided buffers sends nothing. */
-	if ((p.flags & UC_PICK_REPROVIDED) || held_sent ||
-	    ((p.flags & (UC_PICK_LEGACY | UC_PICK_RING)) && !(p.flags & UC_PICK_UNRESOLVED) &&
-	     pbuf_process_holds_mem(tgid)))
-		pbuf_send(&p, sid, tgid);
-	return 0;
 }
 
 /* A held buffer of @req was sent: its CQE must be sent too, to end it. */
@@ -498,7 +412,7 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 		p.bid = BPF_CORE_READ(kbuf, bid);
 	} else if (req_buffer_ring && (flags & req_buffer_ring)) {
 		p.bid = BPF_CORE_READ(req, buf_index);
-		pbuf_resolve(&p, ring);
+		pbuf_resolve(&p, ring, false);
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
@@ -541,6 +455,106 @@ static __always_inline void pbuf_held_process(__u32 tgid)
 {
 	if (pbuf_watched_total > 0)
 		bpf_loop(ring_slots_hi, pbuf_held_step, &tgid, 0);
+}
+
+struct ring_probe {
+	__u32 tgid;
+	__u32 found;
+	bool held_too;		/* a held provided buffer counts (and is sent) */
+};
+
+static long ring_mem_step(__u64 i, struct ring_probe *p)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (ri && ri->tgid == p->tgid &&
+	    (ri->mem_inflight > 0 ||
+	     (p->held_too && ri->pbuf_watched && pbuf_held_ring(ri, ctx)))) {
+		p->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Has process @tgid a request holding user memory in flight on any of its
+ * rings (with @held_too: or a buffer-select request holding a provided
+ * buffer right now, which is then sent)? */
+static __always_inline bool process_holds_mem(__u32 tgid, bool held_too)
+{
+	struct ring_probe p = { .tgid = tgid, .held_too = held_too };
+
+	bpf_loop(ring_slots_hi, ring_mem_step, &p, 0);
+	return p.found;
+}
+
+/*
+ * A CQE with a buffer id on @ring: the buffer was the request's up to
+ * now. Sent before the request's DONE (which forgets the request). @req
+ * is 0 for a multishot request's CQEs before its last: found by
+ * user_data then.
+ */
+__noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
+			   __u32 cflags)
+{
+	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
+	struct uc_pick p = {};
+	struct pbuf_req *pr;
+	struct ring_info *ri;
+	__u32 sid, tgid;
+	bool held_sent, pickable, busy;
+
+	if (req) {
+		int slot = inf_find(req);
+		struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+
+		if (!v || v->ctx != ring || !(v->flags & INF_BSEL) ||
+		    !session_owned_by(v->session, v->owner))
+			return 0;
+		p.seq = v->seq;
+		p.bgid = v->bgid;
+		sid = v->session;
+		tgid = v->tgid;
+		held_sent = v->flags & INF_PBUF_HELD;
+	} else {
+		pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
+		if (!pr || !session_owned_by(pr->session, pr->owner))
+			return 0;
+		p.seq = pr->seq;
+		p.bgid = pr->bgid;
+		sid = pr->session;
+		tgid = pr->tgid;
+		held_sent = pr->held_sent;
+	}
+	/*
+	 * Worth judging at all? A copy of the buffer still in the ring is a
+	 * hazard only while something can pick it: the request itself going
+	 * on (multishot), or another buffer-select request of the ring (a
+	 * watched one besides this). An overlap needs memory in flight, or a
+	 * held buffer user space attached to the request (its end). A loop
+	 * of single requests alone on a ring (liburing's buf-ring: 221,172
+	 * reads) costs a lookup here, not a resolution and a record each.
+	 */
+	ri = bpf_map_lookup_elem(&rings, &ring);
+	pickable = (cflags & UC_CQE_F_MORE) || (ri && ri->pbuf_watched > 1);
+	busy = held_sent || process_holds_mem(tgid, false);
+	if (!pickable && !busy)
+		return 0;
+	p.ctx = ring;
+	p.user_data = user_data;
+	p.res = res;
+	p.bid = cflags >> UC_CQE_BUFFER_SHIFT;
+	p.flags = UC_PICK_CQE;
+	if (cflags & UC_CQE_F_MORE)
+		p.flags |= UC_PICK_MORE;
+	if (cflags & UC_CQE_F_BUF_MORE)
+		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
+	else
+		pbuf_resolve(&p, ring, pickable);
+	if ((p.flags & UC_PICK_REPROVIDED) || busy)
+		pbuf_send(&p, sid, tgid);
+	return 0;
 }
 
 /* A buffer-select request submitted: remembered for its CQEs and, while

@@ -43,37 +43,14 @@ static __always_inline __u8 sync_call_dir(long id)
 	return UC_DIR_NONE;
 }
 
-struct inflight_probe {
-	__u32 tgid;
-	__u32 found;
-};
-
-static long ring_busy(__u64 i, struct inflight_probe *p)
-{
-	struct ring_info *ri;
-	__u64 ctx;
-
-	ri = ring_at(i, &ctx);
-	/* A buffer-select request holding a provided buffer right now
-	 * counts too (sent here; an armed one holds none). */
-	if (ri && ri->tgid == p->tgid &&
-	    (ri->mem_inflight > 0 || (ri->pbuf_watched && pbuf_held_ring(ri, ctx)))) {
-		p->found = 1;
-		return 1;
-	}
-	return 0;
-}
-
 /* Does process @tgid have a request holding user memory in flight on any
- * of its rings? Requests that hold none (polls, timeouts) cannot collide
+ * of its rings, or a buffer-select request holding a provided buffer
+ * right now? Requests that hold none (polls, timeouts) cannot collide
  * with a call: liburing's poll-many reads a pipe 500,000 times beside
  * 5,000 armed polls, and judging each read cost it 2.8x its plain time. */
 static __always_inline bool process_busy(__u32 tgid)
 {
-	struct inflight_probe p = { .tgid = tgid };
-
-	bpf_loop(ring_slots_hi, ring_busy, &p, 0);
-	return p.found;
+	return process_holds_mem(tgid, true);
 }
 
 /* The ranges of a vectored or message call, into @c (inline, then

@@ -39,8 +39,7 @@ int main(void)
 	SYS(socketpair(AF_UNIX, SOCK_DGRAM, 0, s));
 	URING(io_uring_queue_init(8, &ring, 0));
 	br = buf_ring_setup(&ring, ENTRIES, BGID);
-	for (int i = 0; i < NBUF; i++)
-		buf_ring_give(br, ENTRIES, pool + i * BSZ, BSZ, i);
+	buf_ring_fill(br, ENTRIES, pool, NBUF, BSZ);
 
 	sqe = get_sqe(&ring);
 	io_uring_prep_recv_multishot(sqe, s[0], NULL, 0, 0);

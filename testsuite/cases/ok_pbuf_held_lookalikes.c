@@ -74,10 +74,7 @@ int main(void)
 	read_all(p[0], pool + 32, 16);
 
 	/* bid 1 held by a waiting RECV; bid 0 still ours */
-	recv_bsel(&ring, s[0], 64, MSG_WAITALL, 3);
-	feed(s[1], 10, 3);
-	run_task_work(&ring);
-	require_no_cqe(&ring, "the MSG_WAITALL RECV waits");
+	recv_hold(&ring, s, BGID, 3);
 	feed(p[1], 16, 4);
 	read_all(p[0], pool + 2 * BSZ, 16);		/* just past bid 1 */
 	sqe = get_sqe(&ring);

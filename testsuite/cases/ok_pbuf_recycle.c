@@ -54,8 +54,7 @@ int main(void)
 	SYS(pipe(p));
 	URING(io_uring_queue_init(16, &ring, 0));
 	br = buf_ring_setup(&ring, ENTRIES, BGID);
-	for (int i = 0; i < ENTRIES; i++)
-		buf_ring_give(br, ENTRIES, pool + i * BSZ, BSZ, i);
+	buf_ring_fill(br, ENTRIES, pool, ENTRIES, BSZ);
 	arm(&ring, s[0]);
 
 	for (int m = 0; m < MSGS; m++) {

@@ -261,11 +261,38 @@ static inline void buf_ring_give(struct io_uring_buf_ring *br, unsigned entries,
 	io_uring_buf_ring_advance(br, 1);
 }
 
+/* Buffers 0..n-1 of @bsz bytes from @pool, given to the kernel in order. */
+static inline void buf_ring_fill(struct io_uring_buf_ring *br, unsigned entries,
+				 char *pool, unsigned n, unsigned bsz)
+{
+	for (unsigned i = 0; i < n; i++)
+		buf_ring_give(br, entries, pool + i * bsz, bsz, i);
+}
+
 /* Run the ring's pending task work (a deferred retry, a CQE to post)
  * without waiting for anything. */
 static inline void run_task_work(struct io_uring *ring)
 {
 	URING(io_uring_get_events(ring));
+}
+
+/*
+ * A RECV of 64 bytes with MSG_WAITALL from group @bgid that gets 10 of
+ * them: the kernel keeps the buffer it picked and waits for the other 54
+ * (feed them to @s[1] to end it). How a test holds a provided buffer.
+ */
+static inline void recv_hold(struct io_uring *ring, int s[2], int bgid, __u64 ud)
+{
+	struct io_uring_sqe *sqe = get_sqe(ring);
+
+	io_uring_prep_recv(sqe, s[0], NULL, 64, MSG_WAITALL);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = bgid;
+	sqe->user_data = ud;
+	submit_exact(ring, 1);
+	feed(s[1], 10, 1);
+	run_task_work(ring);
+	require_no_cqe(ring, "the MSG_WAITALL RECV waits for the rest");
 }
 
 #endif /* UC_TEST_H */
