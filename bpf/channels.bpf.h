@@ -9,8 +9,9 @@
  *
  *  - a pipe or FIFO: its struct pipe_inode_info (both ends share it);
  *  - a socket, for a receiver: its struct sock; for a sender on an
- *    AF_UNIX socket: its peer's (unix_sock.peer); other senders: none
- *    (a TCP peer is not known here);
+ *    AF_UNIX socket: its peer's (unix_sock.peer); other senders:
+ *    UC_CHANNEL_UNKNOWN (a TCP peer on loopback may be the very read the
+ *    call feeds: such loads are not judged);
  *  - anything else: none (a regular file's READ waits for no writer).
  *
  * A load from a READ's buffer is ordered before the READ's store when
@@ -45,8 +46,8 @@ static __always_inline __u64 file_channel(struct file *f, bool sender)
 	if (!sk || !sender)
 		return (__u64)sk;
 	if (BPF_CORE_READ(sk, __sk_common.skc_family) != UC_AF_UNIX)
-		return 0;
-	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer);
+		return UC_CHANNEL_UNKNOWN;
+	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer) ?: UC_CHANNEL_UNKNOWN;
 }
 
 /* The channel of descriptor @fd of the current process. */

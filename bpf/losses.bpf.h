@@ -54,7 +54,8 @@ static __always_inline bool loss_breeds_doubt(__u32 type)
 {
 	return type == UC_EV_EXIT || type == UC_EV_EXEC ||
 	       type == UC_EV_RING_CREATE || type == UC_EV_REGISTER ||
-	       type == UC_EV_CALL || type == UC_EV_CALL_RET;
+	       type == UC_EV_CALL || type == UC_EV_CALL_RET ||
+	       type == UC_EV_PICK || type == UC_EV_PROVIDE || type == UC_EV_CHANNEL;
 }
 
 static __always_inline void note_loss(__u32 sid, __u32 type)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sync-overlap: plain system calls that store into user memory (read,
- * pread64, readv, preadv, preadv2, recvfrom, recvmsg, getrandom) or load
- * from it (write, pwrite64, writev, pwritev, pwritev2, sendto, sendmsg),
+ * pread64, readv, preadv, preadv2, recvfrom, recvmsg, recvmmsg,
+ * getrandom) or load from it (write, pwrite64, writev, pwritev, pwritev2,
+ * sendto, sendmsg, sendmmsg),
  * sent to user space with their ranges and their channel
  * (bpf/channels.bpf.h) to be judged against the in-flight requests, as
  * the overlap rule judges two requests: a store against an in-flight
@@ -18,7 +19,8 @@
  * request holding memory in flight at that moment pays for a record and a
  * stack capture
  * (a process whose rings are idle pays the lookup and a visit of its
- * rings). recvmmsg/sendmmsg are not followed.
+ * rings). recvmmsg/sendmmsg: their first UC_MMSG_MAX messages, each
+ * judged on the bytes it moved (its msg_len at return).
  */
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H
@@ -34,10 +36,10 @@ static __always_inline __u8 sync_call_dir(long id)
 	switch (id) {
 	case UC_NR_READ: case UC_NR_PREAD64: case UC_NR_READV: case UC_NR_PREADV:
 	case UC_NR_PREADV2: case UC_NR_RECVFROM: case UC_NR_RECVMSG:
-	case UC_NR_GETRANDOM:
+	case UC_NR_RECVMMSG: case UC_NR_GETRANDOM:
 		return UC_DIR_SINK;
 	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
-	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG: case UC_NR_SENDMMSG:
 		return judge_loads ? UC_DIR_SOURCE : UC_DIR_NONE;
 	}
 	return UC_DIR_NONE;
@@ -63,6 +65,10 @@ __noinline int read_sync_iovecs(struct uc_call *c, __u32 nr, __u64 arg1, __u64 a
 
 	if (!c)
 		return 0;
+	if (nr == UC_NR_RECVMMSG || nr == UC_NR_SENDMMSG) {
+		call_mmsgs(c, arg1, arg2, sid);
+		return 0;
+	}
 	if (nr == UC_NR_RECVMSG || nr == UC_NR_SENDMSG) {
 		/* struct user_msghdr: msg_iov at 16, msg_iovlen at 24 */
 		struct { __u64 name; __u32 namelen, pad; __u64 iov, iovlen; } m = {};
@@ -96,7 +102,8 @@ static __always_inline bool sync_vectored(long id)
 {
 	return id == UC_NR_READV || id == UC_NR_WRITEV || id == UC_NR_PREADV ||
 	       id == UC_NR_PWRITEV || id == UC_NR_PREADV2 || id == UC_NR_PWRITEV2 ||
-	       id == UC_NR_RECVMSG || id == UC_NR_SENDMSG;
+	       id == UC_NR_RECVMSG || id == UC_NR_SENDMSG ||
+	       id == UC_NR_RECVMMSG || id == UC_NR_SENDMMSG;
 }
 
 #endif /* __SYNC_CALLS_BPF_H */

@@ -87,6 +87,54 @@ __noinline int call_iovecs(struct uc_call *c, __u64 uvec, __u64 nr, __u32 sid)
 	return 0;
 }
 
+/* One message's iovecs appended to @c (inline while there is room, then
+ * continuation records, which keeps each message's ranges together);
+ * how many, or -1. Global: verified once. */
+__noinline int call_mmsg_one(struct uc_call *c, __u64 uvec, __u32 nr, __u32 sid)
+{
+	__u32 before, ninline;
+	int total;
+
+	if (!c || !uvec || !nr)
+		return 0;
+	before = c->nr_inline;
+	if (before < UC_INLINE_RANGES) {
+		total = read_iovecs(c->ranges, before, (struct uc_range *)uvec, nr,
+				    c->hdr.tgid, sid, c->seq, &ninline);
+		if (total < 0)
+			return -1;
+		c->nr_inline = ninline;
+		c->nr_ranges += total - before;
+		return total - before;
+	}
+	total = send_iov_rest(uvec, nr, c->hdr.tgid, sid, c->seq);
+	c->nr_ranges += total;
+	return total;
+}
+
+/* recvmmsg/sendmmsg: the iovecs of the first UC_MMSG_MAX messages, each
+ * message's count in msg_ranges (its bytes moved come at return). */
+__noinline int call_mmsgs(struct uc_call *c, __u64 msgvec, __u64 vlen, __u32 sid)
+{
+	if (!c)
+		return 0;
+	for (int i = 0; i < UC_MMSG_MAX; i++) {
+		/* struct user_msghdr: msg_iov at 16, msg_iovlen at 24 */
+		struct { __u64 name; __u32 namelen, pad; __u64 iov, iovlen; } m = {};
+		int added;
+
+		if (i >= vlen ||
+		    bpf_probe_read_user(&m, sizeof(m), (void *)(msgvec + i * UC_MMSG_SIZE)))
+			break;
+		added = call_mmsg_one(c, m.iov, m.iovlen > 255 ? 255 : m.iovlen, sid);
+		if (added < 0)
+			break;
+		c->msg_ranges[i] = added;
+		c->nmsg = i + 1;
+	}
+	return 0;
+}
+
 /* Global for the same reason as classify(): verified once, alone. */
 __noinline int read_reg_iovecs(struct uc_call *c, __u32 opcode, __u64 arg,
 			       __u32 nr_args, __u32 sid)
@@ -366,8 +414,11 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_GETRANDOM:
 		blocking_begins(id);	/* reads are where programs wait */
 		break;
+	case UC_NR_RECVMMSG:
+		blocking_begins(id);
+		break;
 	case UC_NR_WRITE: case UC_NR_PWRITE64: case UC_NR_WRITEV: case UC_NR_PWRITEV:
-	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG:
+	case UC_NR_PWRITEV2: case UC_NR_SENDTO: case UC_NR_SENDMSG: case UC_NR_SENDMMSG:
 		blocking_begins(id);
 		if (!judge_loads)
 			return 0;
@@ -464,6 +515,18 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	e->nr = id;
 	e->pad = 0;
 	e->ret = ret;
+	__builtin_memset(e->msg_len, 0, sizeof(e->msg_len));
+	if (id == UC_NR_RECVMMSG || id == UC_NR_SENDMMSG) {
+		/* what each message moved: its msg_len, written by the call */
+		__u64 msgvec = UC_REG(regs, si);
+
+		for (int i = 0; i < UC_MMSG_MAX; i++) {
+			if (i >= ret)
+				break;
+			bpf_probe_read_user(&e->msg_len[i], sizeof(e->msg_len[i]),
+					    (void *)(msgvec + i * UC_MMSG_SIZE + UC_MMSG_LEN_OFF));
+		}
+	}
 	ev_submit(t->session, e);
 	return 0;
 }

@@ -1207,19 +1207,30 @@ __noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit
 /*
  * A request that holds no memory is still sent when its user_data looks
  * like a pointer to a request context (user-data-reuse: a NOP, POLL or
- * TIMEOUT reusing the context of one still in flight): canonical user
- * address past the first 64 KiB, 8-byte aligned, as the checker's rule.
- * Not the cancel/remove family, whose user_data commonly names its
- * target's context, nor requests whose success CQE is skipped. Small
- * integer tags (liburing's tests, nop_bench) cost nothing here.
+ * TIMEOUT reusing the context of one still in flight): 8-byte aligned and
+ * inside the process's data, bss and heap, or in its mmap area and stack
+ * (the top 1 TiB below mm->mmap_base and up), where contexts live. A
+ * counter used as a tag (nop_bench: 0, 1, 2, ...) is neither, so it costs
+ * a few reads at most. Not the cancel/remove family, whose user_data
+ * commonly names its target's context, nor requests whose success CQE is
+ * skipped. The checker then asks /proc for a writable mapping.
  */
 static __always_inline bool context_tag(__u8 op, __u64 ud, __u64 rflags)
 {
+	struct mm_struct *mm;
+	__u64 top;
+
 	if (ud < 0x10000 || ud >= 0x800000000000ULL || (ud & 7) ||
-	    (rflags & UC_IOSQE_CQE_SKIP_SUCCESS))
+	    (rflags & UC_IOSQE_CQE_SKIP_SUCCESS) || op == IORING_OP_ASYNC_CANCEL ||
+	    op == IORING_OP_POLL_REMOVE || op == IORING_OP_TIMEOUT_REMOVE)
 		return false;
-	return op != IORING_OP_ASYNC_CANCEL && op != IORING_OP_POLL_REMOVE &&
-	       op != IORING_OP_TIMEOUT_REMOVE;
+	mm = BPF_CORE_READ(bpf_get_current_task_btf(), mm);
+	if (!mm)
+		return false;
+	top = BPF_CORE_READ(mm, mmap_base);
+	if (top > (1ULL << 40) && ud >= top - (1ULL << 40))
+		return true;
+	return ud >= BPF_CORE_READ(mm, start_data) && ud < BPF_CORE_READ(mm, brk);
 }
 
 /*

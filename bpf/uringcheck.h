@@ -85,6 +85,13 @@ enum uc_event_type {
 #define UC_NR_PREADV		295
 #define UC_NR_PWRITEV		296
 #define UC_NR_GETRANDOM		318
+#define UC_NR_RECVMMSG		299
+#define UC_NR_SENDMMSG		307
+/* recvmmsg/sendmmsg: the first messages judged, their ranges counted
+ * per message (uc_call.msg_ranges) and their lengths at return */
+#define UC_MMSG_MAX		4
+#define UC_MMSG_SIZE		64	/* struct mmsghdr */
+#define UC_MMSG_LEN_OFF		56	/* its msg_len */
 #define UC_NR_PREADV2		327
 #define UC_NR_PWRITEV2		328
 #define UC_NR_CLOSE		3
@@ -321,6 +328,9 @@ struct uc_channel {
 	__u64 seq;
 	__u64 channel;
 };
+/* A socket sender whose peer is not known (not AF_UNIX): the data may
+ * reach any read, so its loads are not judged. */
+#define UC_CHANNEL_UNKNOWN	1
 
 /* IORING_OP_PROVIDE_BUFFERS: @nbufs buffers of @len bytes from @addr,
  * ids from @bid, into group @bgid of ring @ctx. */
@@ -348,7 +358,9 @@ struct uc_call {
 	__u32 nr_ranges;	/* iovecs sent (inline + continuation) */
 	__u8 nr_inline;
 	__u8 dir;		/* a sync call: UC_DIR_SINK (it stores), SOURCE */
-	__u8 pad[6];
+	__u8 nmsg;		/* recvmmsg/sendmmsg: messages judged */
+	__u8 msg_ranges[UC_MMSG_MAX];	/* ... each one's ranges, in order */
+	__u8 pad;
 	__u64 channel;		/* a sync call: its pipe/socket end, 0: none */
 	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
@@ -359,6 +371,8 @@ struct uc_call_ret {
 	__u32 nr;
 	__u32 pad;
 	__s64 ret;
+	__u32 msg_len[UC_MMSG_MAX];	/* recvmmsg/sendmmsg: bytes moved per
+					 * message, the first ret of them */
 };
 
 struct uc_register {

@@ -413,9 +413,18 @@ static void sync_hit(struct itree_node *n, void *arg)
 	 * other (bpf/channels.bpf.h). */
 	if (r->sub.direction != UC_DIR_SINK)
 		return;
-	if (pc->call.dir == UC_DIR_SOURCE && pc->call.channel &&
-	    pc->call.channel == r->channel)
+	if (pc->call.dir == UC_DIR_SOURCE &&
+	    (pc->call.channel == UC_CHANNEL_UNKNOWN ||
+	     (pc->call.channel && pc->call.channel == r->channel)))
 		return;
+	/* A load whose read's channel is not known while events were lost
+	 * since the read's submission: its channel record may be among
+	 * them. A provided buffer attached before a loss may be gone. */
+	if ((pc->call.dir == UC_DIR_SOURCE && !r->channel &&
+	     s->t->ev.events_lost != r->loss_mark) || pbuf_node_doubtful(s->t, n)) {
+		pc->withheld++;
+		return;
+	}
 	for (uint32_t i = 0; i < pc->nhits; i++)
 		if (pc->hits[i].seq == r->sub.seq)
 			return;		/* one finding per request */
@@ -462,13 +471,15 @@ static void sync_enter(struct uc_tracker *t, struct pending_call *pc)
 }
 
 /* Bytes of [start, end) among the first @moved bytes of the call's
- * ranges (what it really stored or loaded); the first such piece. */
-static uint64_t moved_overlap(const struct pending_call *pc, uint64_t moved,
-			      uint64_t start, uint64_t end, uint64_t *ps, uint64_t *pe)
+ * ranges [first, first + n) (what it really stored or loaded); the first
+ * such piece goes to *ps, *pe unless one was found before (*ps != *pe). */
+static uint64_t moved_overlap(const struct pending_call *pc, uint32_t first, uint32_t n,
+			      uint64_t moved, uint64_t start, uint64_t end,
+			      uint64_t *ps, uint64_t *pe)
 {
 	uint64_t got = 0;
 
-	for (uint32_t i = 0; i < pc->nregs && moved; i++) {
+	for (uint32_t i = first; i < first + n && i < pc->nregs && moved; i++) {
 		uint64_t len = pc->regs[i].len < moved ? pc->regs[i].len : moved;
 		uint64_t s = pc->regs[i].addr, e = s + len;
 
@@ -477,7 +488,7 @@ static uint64_t moved_overlap(const struct pending_call *pc, uint64_t moved,
 		e = e < end ? e : end;
 		if (s >= e)
 			continue;
-		if (!got) {
+		if (*ps == *pe) {
 			*ps = s;
 			*pe = e;
 		}
@@ -486,9 +497,44 @@ static uint64_t moved_overlap(const struct pending_call *pc, uint64_t moved,
 	return got;
 }
 
-static void sync_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
+/* What the call moved of [start, end): a prefix of its ranges for the
+ * plain calls (@ret bytes), of each message's ranges for recvmmsg and
+ * sendmmsg (@ret messages, each msg_len bytes). */
+static uint64_t call_moved_overlap(const struct pending_call *pc, const struct uc_call_ret *r,
+				   uint64_t start, uint64_t end, uint64_t *ps, uint64_t *pe)
 {
 	const struct uc_call *c = &pc->call;
+	uint64_t got = 0;
+	uint32_t first = 0;
+
+	*ps = *pe = 0;
+	if (c->nr != UC_NR_RECVMMSG && c->nr != UC_NR_SENDMMSG)
+		return moved_overlap(pc, 0, pc->nregs, (uint64_t)r->ret, start, end, ps, pe);
+	for (uint32_t m = 0; m < c->nmsg && m < UC_MMSG_MAX && m < (uint64_t)r->ret; m++) {
+		got += moved_overlap(pc, first, c->msg_ranges[m], r->msg_len[m], start, end,
+				     ps, pe);
+		first += c->msg_ranges[m];
+	}
+	return got;
+}
+
+/* Bytes the call moved in all: for the mmsg calls, its messages' lengths. */
+static int64_t call_moved(const struct uc_call *c, const struct uc_call_ret *r)
+{
+	int64_t sum = 0;
+
+	if (c->nr != UC_NR_RECVMMSG && c->nr != UC_NR_SENDMMSG)
+		return r->ret;
+	for (uint32_t m = 0; m < c->nmsg && m < UC_MMSG_MAX && m < (uint64_t)r->ret; m++)
+		sum += r->msg_len[m];
+	return sum;
+}
+
+static void sync_ret(struct uc_tracker *t, struct pending_call *pc,
+		     const struct uc_call_ret *r)
+{
+	const struct uc_call *c = &pc->call;
+	int64_t ret = call_moved(c, r);
 
 	if (ret <= 0)
 		return;		/* nothing moved */
@@ -500,8 +546,8 @@ static void sync_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
 			.spans_loss = pc->spans_loss,
 		};
 
-		if (!moved_overlap(pc, (uint64_t)ret, pc->hit_start[i], pc->hit_end[i],
-				   &f.start, &f.end))
+		if (!call_moved_overlap(pc, r, pc->hit_start[i], pc->hit_end[i],
+					&f.start, &f.end))
 			continue;
 		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
 				   stacks_site_key(&t->stacks, f.req.stack_id));
@@ -535,7 +581,7 @@ void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
 		return;
 	u64map_del(&t->calls, r->hdr.tid);
 	if (pc->call.dir != UC_DIR_NONE)
-		sync_ret(t, pc, r->ret);
+		sync_ret(t, pc, r);
 	else
 		unmap_ret(t, pc, r->ret);
 	pending_free(t, pc);

@@ -203,6 +203,9 @@ static const struct {
 	[UC_EV_TEARDOWN] = { "teardowns", "teardown" },
 	[UC_EV_REAP_LAG] = { "reap-lag records", "reap_lag" },
 	[UC_EV_MAPPING] = { "mappings (for symbols)", "mapping" },
+	[UC_EV_PICK] = { "provided-buffer picks (not judged)", "pick" },
+	[UC_EV_PROVIDE] = { "PROVIDE_BUFFERS records (their buffers not resolved)", "provide" },
+	[UC_EV_CHANNEL] = { "channels of waiting reads", "channel" },
 };
 
 size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)

@@ -136,7 +136,7 @@ static void write_json(struct uc_report *rep, const char *pattern, pid_t pid,
 			c[n++] = (struct uc_json_counter){ names[i], v[i] };
 	c[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
 	c[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
-	c[n++] = (struct uc_json_counter){ "provided_buffers_seen", t->picks };
+	c[n++] = (struct uc_json_counter){ "provided_buffers_judged", t->picks };
 	c[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", t->picks_unresolved };
 	c[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
 	c[n++] = (struct uc_json_counter){ "stacks_overwritten", t->stacks.overwritten };
@@ -177,7 +177,7 @@ static void report_losses(struct uc_report *rep, struct uc_session *s,
 	if (stats)
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
 			"%llu finished, %llu held user memory, %llu events, %llu "
-			"ends inferred from reuse, %llu provided buffers seen (%llu "
+			"ends inferred from reuse, %llu provided buffers judged (%llu "
 			"not resolved)\n", pid,
 			       (unsigned long long)c[UC_STAT_SUBMITS],
 			       (unsigned long long)c[UC_STAT_DONES],

@@ -63,8 +63,10 @@ static void on_hit(struct itree_node *n, void *arg)
 		return;
 	if (s->nseen < sizeof(s->seen) / sizeof(s->seen[0]))
 		s->seen[s->nseen++] = h;
-	/* Events lost since h was submitted may hide its end. */
-	if (evidence_judge(s->t, h, &spans_loss) == UC_WITHHELD) {
+	/* Events lost since h was submitted may hide its end (or, for a
+	 * provided buffer h held, the CQE that gave it back). */
+	if (evidence_judge(s->t, h, &spans_loss) == UC_WITHHELD ||
+	    pbuf_node_doubtful(s->t, n)) {
 		report_withheld(s->t->report, UC_KIND_OVERLAP, 1);
 		return;
 	}

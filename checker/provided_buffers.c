@@ -76,6 +76,15 @@ void pbuf_ring_free(struct uc_ring *ring)
 	ring->legacy_init = false;
 }
 
+/* A held buffer attached before events were lost: the CQE that gave it
+ * back may be among them, so it may be held no more. */
+bool pbuf_node_doubtful(const struct uc_tracker *t, const struct itree_node *n)
+{
+	const struct uc_request *r = n->owner;
+
+	return n == &r->pick_node && t->ev.events_lost != r->pick_loss_mark;
+}
+
 /* The request no longer holds its buffer (its CQE, or it left flight). */
 void pbuf_release(struct uc_tracker *t, struct uc_request *r)
 {
@@ -157,6 +166,8 @@ void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p)
 	}
 	if (!addr || !len || (p->flags & UC_PICK_UNRESOLVED)) {
 		t->picks_unresolved++;
+		if (p->flags & UC_PICK_CQE)
+			pbuf_release(t, r);	/* whatever it held, it gave back */
 		return;
 	}
 	end = addr + len < addr ? UINT64_MAX : addr + len;
@@ -173,6 +184,7 @@ void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p)
 		r->pick_node.start = addr;
 		r->pick_node.end = end;
 		r->pick_node.owner = r;
+		r->pick_loss_mark = t->ev.events_lost;
 		itree_insert(&r->as->ranges, &r->pick_node);
 		r->pick_held = true;
 		return;

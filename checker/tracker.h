@@ -74,6 +74,7 @@ struct uc_request {
 	struct itree_node pick_node;
 	bool pick_held;
 	uint16_t pick_bid;
+	uint64_t pick_loss_mark;	/* events lost when it was attached */
 };
 
 struct uc_tracker {
@@ -145,6 +146,7 @@ void overlap_check_range(struct uc_tracker *t, struct uc_request *r,
 void pbuf_on_provide(struct uc_tracker *t, const struct uc_provide *p);
 void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p);
 void pbuf_release(struct uc_tracker *t, struct uc_request *r);
+bool pbuf_node_doubtful(const struct uc_tracker *t, const struct itree_node *n);
 void pbuf_ring_free(struct uc_ring *ring);
 bool requests_ordered(const struct uc_request *earlier,
 		      const struct uc_request *later);

@@ -92,9 +92,10 @@ const struct uc_rule uc_kind_rules[UC_KIND__COUNT] = {
 		.sarif_id = "SyncCallIntoInFlightBuffer",
 		.short_desc = "A plain system call stored into, or sent from, an in-flight io_uring "
 			"read buffer",
-		.full_desc = "read, pread64, readv, preadv(2), recvfrom, recvmsg or getrandom "
-			"stored into bytes an in-flight read request is also storing into, or "
-			"write, pwrite64, writev, pwritev(2), sendto or sendmsg loaded bytes an "
+		.full_desc = "read, pread64, readv, preadv(2), recvfrom, recvmsg, recvmmsg or "
+			"getrandom stored into bytes an in-flight read request is also storing "
+			"into, or write, pwrite64, writev, pwritev(2), sendto, sendmsg or sendmmsg "
+			"loaded bytes an "
 			"in-flight read is filling (not the pipe or socket pair the read waits "
 			"on: that data flow orders them).",
 		.help = "The bytes that remain, or are sent, depend on timing: silent corruption.",
