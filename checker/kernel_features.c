@@ -7,6 +7,7 @@
  * kernel really has, never from its version number.
  */
 #include "kernel_features.h"
+#include "../reports/report.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -203,8 +204,9 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		fprintf(out, "  nothing active: %s\n", why);
 		return;
 	}
-	fprintf(out, "  hazards          overlap bufreg-lifetime munmap-inflight dropped "
-		"left-in-flight reap-lag: active\n");
+	fprintf(out, "  hazards         ");
+	uc_kinds_print(out);
+	fprintf(out, ": active\n");
 	fprintf(out, "  stacks           active; mappings sent by BPF at ring creation: %s\n",
 		k->task_vma_iter ? "yes (task-VMA iterator, v6.7+)" :
 		"no (before v6.7: read from /proc/PID/maps, so a target that exits at "

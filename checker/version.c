@@ -2,6 +2,7 @@
 #include "version.h"
 
 #include "kernel_features.h"
+#include "../reports/report.h"
 
 void print_version(FILE *out)
 {
@@ -9,8 +10,9 @@ void print_version(FILE *out)
 	char err[256];
 
 	fprintf(out, "uringcheck %s\n", UC_VERSION);
-	fprintf(out, "hazards: overlap bufreg-lifetime munmap-inflight dropped "
-		"left-in-flight reap-lag\n");
+	fprintf(out, "hazards:");
+	uc_kinds_print(out);
+	fprintf(out, "\n");
 	if (kernel_probe(&k, err, sizeof(err)) && !k.btf) {
 		fprintf(out, "%s\n", err);
 		return;
