@@ -50,19 +50,25 @@ static __always_inline __u64 file_channel(struct file *f, bool sender)
 	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer) ?: UC_CHANNEL_UNKNOWN;
 }
 
-/* The channel of descriptor @fd of the current process. */
-static __always_inline __u64 fd_channel(int fd, bool sender)
+/* The file behind descriptor @fd of the current process, or NULL. */
+static __always_inline struct file *fd_file(int fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
 	struct file **fds, *f = NULL;
 
 	if (fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
+		return NULL;
 	fds = BPF_CORE_READ(fdt, fd);
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-		return 0;
-	return file_channel(f, sender);
+		return NULL;
+	return f;
+}
+
+/* The channel of descriptor @fd of the current process. */
+static __always_inline __u64 fd_channel(int fd, bool sender)
+{
+	return file_channel(fd_file(fd), sender);
 }
 
 /*

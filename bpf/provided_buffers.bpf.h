@@ -88,6 +88,7 @@ struct pbuf_req {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* rarely used: not at start-up */
 	__uint(max_entries, 8192);
 	__type(key, struct pbuf_key);
 	__type(value, struct pbuf_req);

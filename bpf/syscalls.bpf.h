@@ -52,15 +52,10 @@ static __always_inline bool file_last_ref(struct file *f)
 /* The io_uring ring behind @fd if it is one of ours, else 0. */
 static __always_inline __u64 fd_to_ring(int fd, bool *last)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *f = NULL;
+	struct file *f = fd_file(fd);
 	__u64 ring;
 
-	if (fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (!f)
 		return 0;
 	ring = (__u64)BPF_CORE_READ(f, private_data);
 	if (!ring || !bpf_map_lookup_elem(&rings, &ring))
@@ -260,6 +255,7 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* a fallback: not at start-up */
 	__uint(max_entries, 1024);
 	__type(key, __u32);		/* tid */
 	__type(value, __u32);		/* syscall nr + 1 */
