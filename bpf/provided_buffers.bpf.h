@@ -26,8 +26,8 @@
  * Not judged: incremental rings (IOU_PBUF_RING_INC, a buffer shared by
  * several CQEs), a bundle's buffers after its first, ring positions
  * further than PBUF_BACK behind the head or PBUF_AHEAD past it, and on
- * kernels before the region-backed rings (v6.1) entries beyond the
- * ring's first page. Each counts as unresolved or is not looked at: a
+ * 6.1 (no group flags in its BTF; it maps a pinned ring page by page)
+ * entries beyond the ring's first page. Each counts as unresolved or is not looked at: a
  * missed hazard, never a false one.
  */
 #ifndef __PROVIDED_BUFFERS_BPF_H

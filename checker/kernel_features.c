@@ -227,7 +227,8 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"judged at their CQEs only (REQ_F_BUFFER_* not found)" :
 		k->iobl_buf_ring ? "judged at their CQEs and while held" :
 		"judged at their CQEs and while held (ring entries on the "
-		"ring's first page only: before v6.4 the ring is not mapped whole)");
+		"ring's first page only: no group flags, so a 6.1-era kernel whose "
+		"ring pages are mapped one by one)");
 	fprintf(out, "  profile          active (--profile, -p, -a); request paths %s; "
 		"cqring waits %s\n",
 		k->tp_poll_arm_req && k->tp_async_work_req ?
