@@ -62,6 +62,10 @@ static void read_writable(uint32_t tgid, uint64_t now)
 
 		if (sscanf(line, "%llx-%llx %4s", &s, &e, perms) != 3 || perms[1] != 'w')
 			continue;
+		/* io_uring's own rings: an SQE's address used as the tag
+		 * (liburing's poll-cancel-ton) names a slot, not a context */
+		if (strstr(line, "[io_uring]"))
+			continue;
 		writable.ranges = xrealloc(writable.ranges,
 					   (writable.n + 1) * sizeof(*writable.ranges));
 		writable.ranges[writable.n][0] = s;
