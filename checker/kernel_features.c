@@ -78,7 +78,7 @@ static unsigned kconfig_hz(const char *release)
 	return hz;
 }
 
-int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
+int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen)
 {
 	struct utsname u;
 	struct btf *btf;
@@ -86,6 +86,8 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 	int n;
 
 	memset(k, 0, sizeof(*k));
+	if (keep)
+		*keep = NULL;
 	if (!uname(&u))
 		snprintf(k->release, sizeof(k->release), "%s", u.release);
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
@@ -145,9 +147,17 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
 	k->iobl_buf_ring = n > 0 ? n : 0;
 	n = enum_value(btf, "IOBL_INC");
 	k->iobl_inc = n > 0 ? n : 0;
-	btf__free(btf);
+	if (keep)
+		*keep = btf;
+	else
+		btf__free(btf);
 
 	return kernel_probe_verdict(k, err, errlen);
+}
+
+int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
+{
+	return kernel_probe_keep(k, NULL, err, errlen);
 }
 
 /* 0 if the kernel has what the programs need, else -1 and one line

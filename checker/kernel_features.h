@@ -38,6 +38,10 @@ struct uc_kernel {
 /* Fills @k. Returns 0, or -1 with a one-line reason in @err when the
  * kernel lacks something uringcheck cannot work without. */
 int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
+/* The same, handing over the kernel's parsed BTF in *@keep (the caller
+ * frees it) when the probe got that far, NULL otherwise. */
+struct btf;
+int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
 int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen);
 /* Sync loads (write, send) are judged: the wait hooks take the request. */

@@ -7,6 +7,7 @@
 #include "libbpf_log.h"
 
 #include <bpf/libbpf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,8 @@ static int verbosity;
  * why), for the one-line error: "the kernel refused" alone blamed the
  * kernel for a missing kernel config file. */
 static char load_cause[512];
+/* Two loads can warn at once (cold_load.c). */
+static pthread_mutex_t cause_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void note_cause(const char *fmt, va_list ap)
 {
@@ -39,7 +42,9 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 		va_list copy;
 
 		va_copy(copy, ap);
+		pthread_mutex_lock(&cause_lock);
 		note_cause(fmt, copy);
+		pthread_mutex_unlock(&cause_lock);
 		va_end(copy);
 	}
 	/* -v: warnings; -vv: everything, including the verifier log. */

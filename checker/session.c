@@ -3,6 +3,7 @@
 #include "session.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
@@ -129,29 +130,31 @@ static void shared_tag(char *out, size_t len, uint32_t slots)
 		 (unsigned long long)hash_bytes(elf, sz, 0xcbf29ce484222325ULL), slots);
 }
 
-/* Every map and attached program of a freshly loaded object, for others
- * to join (shared.h). */
-static void share_loaded(struct uc_session *s)
+/* The attached programs of @skel, by name, for others to join. */
+static void share_links(struct uc_session *s, struct uringcheck_bpf *skel)
 {
-	struct bpf_object *obj = s->skel->obj;
-	struct bpf_program *p;
-	struct bpf_map *m;
-
-	bpf_object__for_each_map(m, obj)
-		if (!strstr(bpf_map__name(m), ".kconfig"))
-			shared_add(&s->shared, bpf_map__name(m), bpf_map__fd(m));
-	bpf_object__for_each_program(p, obj) {
-		struct bpf_link **l = NULL;
+	for (int i = 0; skel && i < skel->skeleton->prog_cnt; i++) {
+		struct bpf_link *l = *skel->skeleton->progs[i].link;
 		char name[40];
 
-		for (int i = 0; i < s->skel->skeleton->prog_cnt; i++)
-			if (*s->skel->skeleton->progs[i].prog == p)
-				l = s->skel->skeleton->progs[i].link;
-		if (!l || !*l)
+		if (!l)
 			continue;
-		snprintf(name, sizeof(name), "link:%s", bpf_program__name(p));
-		shared_add(&s->shared, name, bpf_link__fd(*l));
+		snprintf(name, sizeof(name), "link:%s", bpf_program__name(*skel->skeleton->progs[i].prog));
+		shared_add(&s->shared, name, bpf_link__fd(l));
 	}
+}
+
+/* Every map and attached program of a freshly loaded set, for others to
+ * join (shared.h). */
+static void share_loaded(struct uc_session *s)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, s->skel->obj)
+		if (!strstr(bpf_map__name(m), ".kconfig"))
+			shared_add(&s->shared, bpf_map__name(m), bpf_map__fd(m));
+	share_links(s, s->skel);
+	share_links(s, cold_load_second(&s->cold));
 	/* Loaded, attached per instance: a joining one attaches this. */
 	shared_add(&s->shared, "prog:uc_reap_sampler",
 		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
@@ -374,6 +377,8 @@ static int session_buffer(struct uc_session *s, long mib)
 	/* Made while the programs loaded, for slot 0 (kernel_side): new. */
 	if (s->events_fd >= 0 && slot == 0)
 		goto ready;
+	ring_buffer__free(s->rb);	/* the early buffer's, if mapped */
+	s->rb = NULL;
 	if (s->events_fd >= 0)
 		close(s->events_fd);
 	s->events_fd = reuse_buffer(outer, slot, bytes);
@@ -411,6 +416,10 @@ struct early_buffer {
 	int outer;			/* session_events (libbpf's copy of it) */
 	uint32_t bytes;
 	int fd;				/* the buffer in slot 0, -1: none */
+	/* ... mapped: mapping 32 MiB twice (the ring's wrap-around view)
+	 * fills 16,384 page-table entries at once, ~5 ms */
+	struct ring_buffer *rb;
+	struct uc_session *s;		/* the records' reader */
 };
 
 static void *early_buffer_make(void *arg)
@@ -423,12 +432,14 @@ static void *early_buffer_make(void *arg)
 		close(b->fd);
 		b->fd = -1;
 	}
+	if (b->fd >= 0)
+		b->rb = ring_buffer__new(b->fd, on_ringbuf, b->s, NULL);
 	return NULL;
 }
 
 /* Quiet on failure: the buffer is then made after the load, as before. */
-static void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel,
-			       long mib)
+static void early_buffer_start(struct early_buffer *b, struct uc_session *s,
+			       struct uringcheck_bpf *skel, long mib)
 {
 	struct bpf_map *outer = skel->maps.session_events;
 	const struct bpf_map *inner = bpf_map__inner_map(outer);
@@ -436,6 +447,8 @@ static void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *sk
 	int fd, tmpl;
 
 	b->fd = -1;
+	b->rb = NULL;
+	b->s = s;
 	b->bytes = (uint32_t)mib << 20;
 	if (!inner)
 		return;
@@ -459,84 +472,20 @@ static void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *sk
 	b->started = !pthread_create(&b->thread, NULL, early_buffer_make, b);
 }
 
-/* The buffer, -1 if there is none. */
-static int early_buffer_end(struct early_buffer *b)
+/* The buffer, -1 if there is none; its mapping in *@rb, if made. */
+static int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb)
 {
 	if (!b->started)
 		return -1;
 	pthread_join(b->thread, NULL);
 	b->started = false;
+	*rb = b->rb;
 	return b->fd;
 }
 
-/*
- * Opens, configures and loads the object, either joining the shared maps
- * and links in s->shared (@join) or as a fresh set that it attaches and
- * offers to others; then claims a session slot. Quiet when joining fails:
- * the caller then loads a private set.
- */
-static int kernel_side(struct uc_session *s, const struct uc_options *o,
-		       uint32_t slots, bool join)
+/* The in-flight table's sizes (bpf/inflight.bpf.h), before creation. */
+static void set_sizes(struct uringcheck_bpf *skel, uint32_t slots)
 {
-	struct uc_kernel kern, *k = &kern;
-	char why[256];
-
-	struct uc_session_cfg cfg = {
-		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
-		.stack_bytes = (uint32_t)o->stack_size,
-		.owner = (uint32_t)getpid(),
-	};
-	struct early_buffer early = { .started = false };
-	struct uringcheck_bpf *skel;
-	double t0 = now_ms();
-	int err, need_load;
-
-	skel = uringcheck_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	s->skel = skel;
-	/* The event buffer is made meanwhile (early_buffer_start). */
-	if (!join)
-		early_buffer_start(&early, skel, o->event_buffer_mb);
-	/*
-	 * The kernel's BTF is read twice, by the probe and by libbpf (a
-	 * 5.5 MiB read, copied once more, and its indexes). Both used to
-	 * get fresh pages: glibc serves blocks this large with mmap and
-	 * gives them back on free, and touching a fresh page is the dearest
-	 * part of either parse (a fault and a page clear each, ~10 ms per
-	 * parse on this VM). From the heap, and kept there, libbpf's parse
-	 * reuses the probe's pages. Both values are within the range
-	 * glibc's own adaptive thresholds move in (up to 32 MiB and twice
-	 * that).
-	 */
-	if (!join) {
-		mallopt(M_MMAP_THRESHOLD, 32 << 20);
-		mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	}
-	/* Loading needs to know the kernel; joining does not. */
-	if (!join && kernel_probe(k, why, sizeof(why))) {
-		s->events_fd = early_buffer_end(&early);
-		fprintf(stderr, "uringcheck: %s\n", why);
-		return -1;
-	}
-	if (!join) {
-		skel->rodata->reissue_flag = k->reissue_flag;
-		skel->rodata->req_buffer_selected = k->buffer_selected_flag;
-		skel->rodata->req_buffer_ring = k->buffer_ring_flag;
-		skel->rodata->iobl_buf_ring = k->iobl_buf_ring;
-		skel->rodata->iobl_inc = k->iobl_inc;
-		skel->rodata->judge_loads = kernel_judges_loads(k);
-		skel->rodata->hz = k->hz;
-		choose_variants(skel, k);
-		/* The liburing uprobe is attached by this instance only, and
-		 * only with --liburing-uprobes (an instance that joins loads
-		 * its own, reuse_shared): unused, it is not loaded. */
-		bpf_program__set_autoload(skel->progs.uc_liburing_call,
-					  o->liburing_uprobes);
-	}
 	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
 	/* a bit per 64 slots (bpf/inflight.bpf.h) */
@@ -545,25 +494,132 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	 * at most the in-flight table's worth are ever waiting there. */
 	bpf_map__set_max_entries(skel->maps.lost_ends, slots);
 	skel->rodata->inf_mask = slots - 1;
-	need_load = join ? reuse_shared(s, o) : 1;
-	if (need_load < 0)
-		return -1;
-	err = need_load ? uringcheck_bpf__load(skel) : 0;
-	s->events_fd = early_buffer_end(&early);
+}
+
+/* What the programs are told of the kernel, and which variants load. */
+static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
+		       const struct uc_options *o)
+{
+	skel->rodata->reissue_flag = k->reissue_flag;
+	skel->rodata->req_buffer_selected = k->buffer_selected_flag;
+	skel->rodata->req_buffer_ring = k->buffer_ring_flag;
+	skel->rodata->iobl_buf_ring = k->iobl_buf_ring;
+	skel->rodata->iobl_inc = k->iobl_inc;
+	skel->rodata->judge_loads = kernel_judges_loads(k);
+	skel->rodata->hz = k->hz;
+	choose_variants(skel, k);
+	/* The liburing uprobe is attached by this instance only, and only
+	 * with --liburing-uprobes (an instance that joins loads its own,
+	 * reuse_shared): unused, it is not loaded. */
+	bpf_program__set_autoload(skel->progs.uc_liburing_call, o->liburing_uprobes);
+}
+
+/* A fresh set: the maps, the kernel probe and then both halves of the
+ * programs, each beside another (cold_load.c). */
+static int load_fresh(struct uc_session *s, const struct uc_options *o,
+		      uint32_t slots)
+{
+	struct early_buffer early = { .started = false };
+	struct uc_kernel k;
+	struct btf *kernel_btf;
+	char why[256];
+	int err;
+
+	/*
+	 * The kernel's BTF is read three times, by the probe and by each
+	 * half's libbpf (a 5.5 MiB read, copied once more, and its
+	 * indexes). They used to get fresh pages: glibc serves blocks this
+	 * large with mmap and gives them back on free, and touching a fresh
+	 * page is the dearest part of a parse (a fault and a page clear
+	 * each, ~10 ms per parse on this VM). From the heap, and kept
+	 * there, the halves reuse the probe's pages; one arena for all
+	 * threads, or the second half's thread would get its own, fresh.
+	 * The thresholds are within the range glibc's own adaptive ones
+	 * move in (up to 32 MiB and twice that).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_ARENA_MAX, 1);
+	err = cold_load_open(&s->cold, &s->skel);
 	if (err) {
-		if (!join)
-			fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
-				"%s: %s%s\n", k->release,
-				libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
-				o->verbose >= 2 ? "" : " (-vv shows the verifier log)");
+		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
+			strerror(-err));
 		return -1;
 	}
+	set_sizes(s->skel, slots);
+	/* The event buffer and the maps are made meanwhile. */
+	early_buffer_start(&early, s, s->skel, o->event_buffer_mb);
+	err = cold_load_maps(&s->cold, s->skel);
+	if (err) {
+		s->events_fd = early_buffer_end(&early, &s->rb);
+		fprintf(stderr, "uringcheck: cannot create the BPF maps: %s\n",
+			strerror(-err));
+		return -1;
+	}
+	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
+		btf__free(kernel_btf);
+		s->events_fd = early_buffer_end(&early, &s->rb);
+		fprintf(stderr, "uringcheck: %s\n", why);
+		return -1;
+	}
+	cold_load_core_btf(&s->cold, kernel_btf, s->skel);
+	set_kernel(s->skel, &k, o);
+	err = cold_load_programs(&s->cold, s->skel);
+	s->events_fd = early_buffer_end(&early, &s->rb);
+	if (err) {
+		fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
+			"%s: %s%s\n", k.release,
+			libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
+			o->verbose >= 2 ? "" : " (-vv shows the verifier log)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Joining: every map is the shared one; what is loaded at all is loaded
+ * quietly (a failure means: load a private set instead). */
+static int load_joined(struct uc_session *s, const struct uc_options *o,
+		       uint32_t slots)
+{
+	int need_load;
+
+	s->skel = uringcheck_bpf__open();
+	if (!s->skel)
+		return -1;
+	set_sizes(s->skel, slots);
+	need_load = reuse_shared(s, o);
+	if (need_load < 0)
+		return -1;
+	return need_load ? uringcheck_bpf__load(s->skel) : 0;
+}
+
+/*
+ * Loads the object, either joining the shared maps and links in
+ * s->shared (@join) or as a fresh set that it attaches and offers to
+ * others; then claims a session slot. Quiet when joining fails: the
+ * caller then loads a private set.
+ */
+static int kernel_side(struct uc_session *s, const struct uc_options *o,
+		       uint32_t slots, bool join)
+{
+	struct uc_session_cfg cfg = {
+		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
+		.stack_bytes = (uint32_t)o->stack_size,
+		.owner = (uint32_t)getpid(),
+	};
+	struct uringcheck_bpf *skel;
+	double t0 = now_ms();
+	int err;
+
+	if (join ? load_joined(s, o, slots) : load_fresh(s, o, slots))
+		return -1;
+	skel = s->skel;
 	s->load_ms = now_ms() - t0;
 
 	t0 = now_ms();
 	if (!join) {
 		/* The sampler and uprobes are attached per instance, later. */
-		err = uringcheck_bpf__attach(skel);
+		err = uringcheck_bpf__attach(skel) ?: cold_load_attach(&s->cold);
 		if (err) {
 			fprintf(stderr, "uringcheck: cannot attach the BPF programs "
 				"(%s)%s\n", strerror(-err),
@@ -635,7 +691,8 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	if (o->reap_lag_ms && attach_sampler(s, o->reap_lag_ms))
 		return -1;
 
-	s->rb = ring_buffer__new(s->events_fd, on_ringbuf, s, NULL);
+	if (!s->rb)
+		s->rb = ring_buffer__new(s->events_fd, on_ringbuf, s, NULL);
 	if (!s->rb) {
 		fprintf(stderr, "uringcheck: cannot map the event buffer: %s\n",
 			strerror(errno));
@@ -766,6 +823,7 @@ void session_stop(struct uc_session *s)
 	/* Our links and maps: the programs detach when no instance holds
 	 * their links any more. */
 	uringcheck_bpf__destroy(s->skel);
+	cold_load_free(&s->cold);
 	shared_close(&s->shared);
 	s->rb = NULL;
 	s->skel = NULL;

@@ -17,6 +17,7 @@
 #include "options.h"
 #include <linux/types.h>
 #include "uringcheck.h"
+#include "cold_load.h"
 #include "shared.h"
 
 struct uringcheck_bpf;
@@ -27,6 +28,7 @@ typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
 
 struct uc_session {
 	struct uringcheck_bpf *skel;
+	struct cold_load cold;		/* a fresh set's other instances */
 	struct ring_buffer *rb;
 	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
 	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */

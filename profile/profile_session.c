@@ -2,6 +2,7 @@
 #include "profile_session.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core_btf.h"
 #include "kernel_features.h"
 #include "libbpf_log.h"
 #include "profile.skel.h"
@@ -30,6 +32,9 @@ static void choose_variants(struct profile_bpf *skel, const struct uc_kernel *k)
 
 int pf_session_start(struct pf_session *s, const struct pf_config *c)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct core_btf_file core;
+	struct btf *kernel_btf;
 	struct uc_kernel k;
 	char why[256];
 	int err;
@@ -38,7 +43,14 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	s->max_rings = c->max_rings;
 	s->all = c->all;
 	libbpf_log_setup(c->verbose);
-	if (kernel_probe(&k, why, sizeof(why))) {
+	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
+	if (core_btf_file_open(&core)) {
+		fprintf(stderr, "uringcheck: cannot make a memory file: %s\n", strerror(errno));
+		return -1;
+	}
+	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
+		btf__free(kernel_btf);
+		core_btf_file_close(&core);
 		fprintf(stderr, "uringcheck: %s\n", why);
 		return -1;
 	}
@@ -51,7 +63,12 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	}
 	s->percpu = calloc(s->ncpus, sizeof(struct pf_op_stats) > sizeof(struct pf_ring_stats) ?
 			   sizeof(struct pf_op_stats) : sizeof(struct pf_ring_stats));
-	s->skel = profile_bpf__open();
+	opts.btf_custom_path = core.path;
+	s->skel = profile_bpf__open_opts(&opts);
+	if (s->skel)
+		core_btf_file_fill(&core, kernel_btf, bpf_object__btf(s->skel->obj));
+	else
+		btf__free(kernel_btf);
 	if (!s->percpu || !s->skel) {
 		fprintf(stderr, "uringcheck: cannot open the profile's BPF object: %s\n",
 			strerror(errno));
@@ -65,6 +82,7 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	bpf_map__set_max_entries(s->skel->maps.pf_op_stats, c->max_rings * PF_MAX_OPS);
 	choose_variants(s->skel, &k);
 	err = profile_bpf__load(s->skel);
+	core_btf_file_close(&core);
 	if (err) {
 		fprintf(stderr, "uringcheck: cannot load the profile's BPF programs on "
 			"kernel %s: %s%s\n", k.release,

@@ -74,6 +74,33 @@ if want load; then
 		fail "load: BPF programs" "did not load/attach" "$TMP/load.err"
 	fi
 fi
+if want "load: CO-RE stand-in"; then
+	# A fresh set relocates against a stand-in for the kernel's BTF
+	# (checker/core_btf.c). Loaded both ways, every program must come
+	# out the same: same name, same tag (a hash of the relocated
+	# instructions), for the checker's and the profile's objects.
+	tags() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^(uc|pf)_/ {print $4, $6}' | sort; }
+	load_tags() {	# loads fresh, keeps them 3 s, lists them, ends the holder
+		no_keepers
+		env "$@" $UC --keep-warm=3 true
+		env "$@" $UC --profile --keep-warm=0 sleep 0.5 2>/dev/null &
+		sleep 0.3
+		tags
+		wait
+		pkill -x uringcheck-warm
+		no_keepers
+	}
+	load_tags URINGCHECK_CORE_BTF=standin >"$TMP/core.standin"
+	load_tags URINGCHECK_CORE_BTF=kernel >"$TMP/core.kernel"
+	n=$(wc -l <"$TMP/core.standin")
+	if [ "$n" -ge 12 ] && grep -q '^pf_' "$TMP/core.standin" &&
+	   cmp -s "$TMP/core.standin" "$TMP/core.kernel"; then
+		pass "load: CO-RE stand-in relocates as the kernel's BTF does ($n programs, same tags)"
+	else
+		diff "$TMP/core.kernel" "$TMP/core.standin" >"$TMP/core.diff"
+		fail "load: CO-RE stand-in" "$n programs; differences (kernel <, stand-in >):" "$TMP/core.diff"
+	fi
+fi
 
 # --- unit --------------------------------------------------------------------
 for u in .output/unit/*; do
@@ -390,7 +417,8 @@ if want "runner: keep-warm"; then
 	# run joins its programs (loads nothing), the holder keeps no pipe
 	# open (a harness reading the output is not held up), and when its
 	# time is up it is gone and so are the programs it held.
-	ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ {sub(":", "", $1); print $1}' | sort; }
+	# Every program of the set: both halves of a cold load (checker/cold_load.c).
+	ids() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^uc_/ {sub(":", "", $1); print $1}' | sort; }
 	no_keepers
 	before=$(ids)
 	start=$(date +%s%N)

@@ -2,12 +2,14 @@
 #include "trace_session.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_btf.h"
 #include "kernel_features.h"
 #include "libbpf_log.h"
 #include "trace.skel.h"
@@ -35,6 +37,9 @@ static int on_record(void *ctx, void *data, size_t size)
 int tr_session_start(struct tr_session *s, const struct tr_config *c,
 		     tr_record_fn fn, void *arg)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct core_btf_file core;
+	struct btf *kernel_btf;
 	struct uc_kernel k;
 	char why[256];
 	int err;
@@ -43,12 +48,24 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 	s->fn = fn;
 	s->arg = arg;
 	libbpf_log_setup(c->verbose);
-	if (kernel_probe(&k, why, sizeof(why))) {
+	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
+	if (core_btf_file_open(&core)) {
+		fprintf(stderr, "uringcheck: cannot make a memory file: %s\n", strerror(errno));
+		return -1;
+	}
+	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
+		btf__free(kernel_btf);
+		core_btf_file_close(&core);
 		fprintf(stderr, "uringcheck: %s\n", why);
 		return -1;
 	}
 	s->ncpus = libbpf_num_possible_cpus();
-	s->skel = trace_bpf__open();
+	opts.btf_custom_path = core.path;
+	s->skel = trace_bpf__open_opts(&opts);
+	if (s->skel)
+		core_btf_file_fill(&core, kernel_btf, bpf_object__btf(s->skel->obj));
+	else
+		btf__free(kernel_btf);
 	if (!s->skel || s->ncpus <= 0) {
 		fprintf(stderr, "uringcheck: cannot open the trace's BPF object: %s\n",
 			strerror(errno));
@@ -59,6 +76,7 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 	bpf_map__set_max_entries(s->skel->maps.tr_rb, c->buffer_mb << 20);
 	choose_variants(s->skel, &k);
 	err = trace_bpf__load(s->skel);
+	core_btf_file_close(&core);
 	if (err) {
 		fprintf(stderr, "uringcheck: cannot load the trace's BPF programs on "
 			"kernel %s: %s%s\n", k.release,
