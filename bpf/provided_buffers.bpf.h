@@ -37,6 +37,9 @@
  * values from the kernel's BTF (checker/kernel_features.c). */
 const volatile __u64 req_buffer_selected = 0;	/* REQ_F_BUFFER_SELECTED */
 const volatile __u64 req_buffer_ring = 0;	/* REQ_F_BUFFER_RING */
+/* REQ_F_BUFFERS_COMMIT: picked, not yet taken from the ring; 0 before it
+ * existed (6.1) */
+const volatile __u64 req_buffers_commit = 0;
 const volatile __u32 iobl_buf_ring = 0;		/* IOBL_BUF_RING; 0: no flags (6.1) */
 const volatile __u32 iobl_inc = 0;		/* IOBL_INC; 0: none */
 
@@ -65,6 +68,12 @@ struct io_ring_ctx___io_bl {
 } __attribute__((preserve_access_index));
 
 /* Before the rings became mapped regions (6.12 and older): the pages. */
+/* Before REQ_F_BUFFERS_COMMIT (6.1): a ring buffer picked but not yet
+ * taken from the ring keeps its list here; taking it clears it. */
+struct io_kiocb___buf_list {
+	struct io_buffer_list *buf_list;
+} __attribute__((preserve_access_index));
+
 struct io_buffer_list___pages {
 	__u16 buf_nr_pages;
 } __attribute__((preserve_access_index));
@@ -346,6 +355,45 @@ static __always_inline void pbuf_send(struct uc_pick *p, __u32 sid, __u32 tgid)
 	ev_submit(sid, e);
 }
 
+/*
+ * Buffer-select request @req told of now, if it was not at submission
+ * (on_submit): the record it would have had then, from its table entry
+ * and the stack taken then, just before the first record about its
+ * buffer. False if it cannot be (gone, or no room: counted as a loss),
+ * and then nothing about its buffer is sent either. Global: verified
+ * once per program, whoever calls it.
+ */
+__noinline bool pbuf_report_late(__u64 req)
+{
+	int slot = inf_find(req);
+	struct inflight_val *v = slot >= 0 ? inf_val(slot) : NULL;
+	struct uc_submit *s;
+
+	if (!v)
+		return false;
+	if (v->flags & INF_REPORTED)
+		return true;
+	s = ev_reserve(v->session, offsetof(struct uc_submit, ranges), UC_EV_SUBMIT);
+	if (!s)
+		return false;
+	__builtin_memset(s, 0, offsetof(struct uc_submit, ranges));
+	fill_hdr_at(&s->hdr, UC_EV_SUBMIT, v->tgid, v->ts);
+	s->hdr.tid = v->tid;
+	s->seq = v->seq;
+	s->req = req;
+	s->ctx = v->ctx;
+	s->user_data = v->user_data;
+	s->opcode = v->opcode;
+	s->sqe_flags = v->flags >> INF_SQE_SHIFT;
+	s->direction = v->flags & INF_SOURCE ? UC_DIR_SOURCE : UC_DIR_SINK;
+	s->buf_index = v->bgid;
+	s->flags = UC_SUB_BUFFER_SELECT | (v->flags & INF_SQPOLL ? UC_SUB_SQPOLL : 0);
+	s->stack_id = v->stack_id;
+	v->flags |= INF_REPORTED;
+	ev_submit(v->session, s);
+	return true;
+}
+
 /* The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
  * plain ring group) UC_PICK_LEGACY for user space to look up. */
 static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead)
@@ -371,6 +419,87 @@ static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool sca
 		p->again_pos = s.again;
 		p->avail = (__u16)(s.r.tail - s.r.head);
 	}
+}
+
+/*
+ * A ring buffer held, as far as another request is concerned: picked and
+ * taken from the ring. A receive that finds no data picks one and puts it
+ * back unused at once (io_kbuf_recycle); seen in between, from another
+ * CPU, that pick would look like one buffer held by two requests when
+ * the next receive picks it (liburing's poll-race-mshot). A request that
+ * waits holding its buffer (partial data, an io-wq worker) has taken it.
+ */
+static __always_inline bool pbuf_ring_held(struct io_kiocb *req, __u64 flags)
+{
+	if (!req_buffer_ring || !(flags & req_buffer_ring))
+		return false;
+	if (req_buffers_commit)
+		return !(flags & req_buffers_commit);
+	if (bpf_core_field_exists(struct io_kiocb___buf_list, buf_list))
+		return !BPF_CORE_READ((struct io_kiocb___buf_list *)req, buf_list);
+	return true;
+}
+
+/* The buffer id request @req holds now (as pbuf_ring_held() counts a
+ * ring's), -1 if none. */
+static __always_inline int pbuf_bid_now(struct io_kiocb *req)
+{
+	__u64 flags = req_flags(req);
+
+	if (req_buffer_selected && (flags & req_buffer_selected))
+		return BPF_CORE_READ(req, kbuf, bid);
+	if (pbuf_ring_held(req, flags))
+		return BPF_CORE_READ(req, buf_index);
+	return -1;
+}
+
+/*
+ * Watched request @w was told to hold buffer (bgid, bid_sent), and holds
+ * it no more without a CQE: the kernel took it back unused (a receive
+ * that has to wait puts its buffer back for later, io_kbuf_recycle), so
+ * another request may pick that very buffer next. User space drops the
+ * hold first; else the two would look like one buffer held twice
+ * (liburing's poll-race-mshot, one run in ten).
+ */
+static __always_inline void pbuf_released(struct pbuf_watch *w, __u64 ring,
+					  __u32 sid, __u32 tgid)
+{
+	struct uc_pick *e;
+
+	if (!w->req || !w->addr_sent || w->seq_sent_held != w->seq ||
+	    pbuf_bid_now((struct io_kiocb *)w->req) == w->bid_sent)
+		return;
+	w->addr_sent = 0;
+	e = ev_reserve(sid, sizeof(*e), UC_EV_PICK);
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	fill_hdr(&e->hdr, UC_EV_PICK, tgid);
+	e->seq = w->seq;
+	e->ctx = ring;
+	e->bgid = w->bgid;
+	e->bid = w->bid_sent;
+	e->flags = UC_PICK_HELD | UC_PICK_RELEASED;
+	ev_submit(sid, e);
+}
+
+/* The other watched requests of @ring told to hold buffer @bid of group
+ * @bgid that hold it no more, released. Global: inlined, the CQE path's
+ * frames added up to 528 bytes of 512 (6.1 and 6.12 count every frame a
+ * program can reach). */
+__noinline int pbuf_release_stale(__u64 ring, __u64 except, __u32 bgid, __u32 bid)
+{
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+	if (!ri)
+		return 0;
+	for (int i = 0; i < PBUF_WATCH; i++) {
+		struct pbuf_watch *w = &ri->pbuf_watch[i];
+
+		if (w->req != except && w->bgid == bgid && w->bid_sent == bid)
+			pbuf_released(w, ring, ri->session, ri->tgid);
+	}
+	return 0;
 }
 
 /* A held buffer of @req was sent: its CQE must be sent too, to end it. */
@@ -411,7 +540,7 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 		p.addr = BPF_CORE_READ(kbuf, addr);
 		p.len = BPF_CORE_READ(kbuf, len);
 		p.bid = BPF_CORE_READ(kbuf, bid);
-	} else if (req_buffer_ring && (flags & req_buffer_ring)) {
+	} else if (pbuf_ring_held(req, flags)) {
 		p.bid = BPF_CORE_READ(req, buf_index);
 		pbuf_resolve(&p, ring, false);
 	} else {
@@ -420,8 +549,11 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 	if (p.addr && !(p.flags & UC_PICK_UNRESOLVED) &&
 	    (w->seq == w->seq_sent_held && p.addr == w->addr_sent))
 		return 1;	/* told already */
+	if (!pbuf_report_late((__u64)req))
+		return 1;
 	w->seq_sent_held = w->seq;
 	w->addr_sent = p.addr;
+	w->bid_sent = p.bid;
 	pbuf_mark_held((__u64)req, ring, p.user_data);
 	pbuf_send(&p, sid, tgid);
 	return 1;
@@ -435,6 +567,10 @@ __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 
 	if (!ri || !ri->pbuf_watched)
 		return 0;
+	/* Holds that ended unused first: their buffers may be held by
+	 * another watched request now. */
+	for (int i = 0; i < PBUF_WATCH; i++)
+		pbuf_released(&ri->pbuf_watch[i], ring, ri->session, ri->tgid);
 	for (int i = 0; i < PBUF_WATCH; i++)
 		held += pbuf_held_one(&ri->pbuf_watch[i], ring, ri->session, ri->tgid);
 	return held;
@@ -523,6 +659,7 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	struct ring_info *ri;
 	__u32 sid, tgid;
 	bool held_sent, pickable, busy;
+	__u64 key = req;
 
 	if (req) {
 		int slot = inf_find(req);
@@ -545,6 +682,7 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		sid = pr->session;
 		tgid = pr->tgid;
 		held_sent = pr->held_sent;
+		key = pr->req;
 	}
 	/*
 	 * Worth judging at all? A copy of the buffer still in the ring is a
@@ -571,8 +709,22 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
 	else
 		pbuf_resolve(&p, ring, pickable);
-	if ((p.flags & UC_PICK_REPROVIDED) || busy)
-		pbuf_send(&p, sid, tgid);
+	if (!(p.flags & UC_PICK_REPROVIDED) && !busy)
+		return 0;
+	if (!pbuf_report_late(key))
+		return 0;
+	/* Another request told to hold this buffer that holds it no more. */
+	pbuf_release_stale(ring, key, p.bgid, p.bid);
+	/* A copy another request of the ring could pick: those must be
+	 * known too (checker/provided_buffers.c, pickable()). */
+	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
+		for (int i = 0; i < PBUF_WATCH; i++) {
+			__u64 other = ri->pbuf_watch[i].req;
+
+			if (other && other != key)
+				pbuf_report_late(other);
+		}
+	pbuf_send(&p, sid, tgid);
 	return 0;
 }
 

@@ -93,7 +93,8 @@ struct pbuf_watch {
 	__u64 seq_sent_held;		/* its held buffer was sent ... */
 	__u64 addr_sent;		/* ... at this address */
 	__u16 bgid;
-	__u16 pad[3];
+	__u16 bid_sent;			/* ... under this buffer id */
+	__u16 pad[2];
 };
 
 struct ring_info {
@@ -761,7 +762,7 @@ static __always_inline __s64 end_request_how(__u64 req, __u64 ring, __s32 res,
 	/* The ended entry's flags, for the ring's counts, and its opcode + 1
 	 * above them, for the teardown listing (uc_complete). */
 	return session_owned_by(copy.session, copy.owner) ?
-	       copy.flags | ((__s64)copy.opcode + 1) << 16 : 0;
+	       (copy.flags & 0xffff) | ((__s64)copy.opcode + 1) << 16 : 0;
 }
 
 #define end_request(req, ring, res, cflags, how) \
@@ -1319,7 +1320,13 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	    (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)))
 		link_position(s->ctx, rflags, &v, s);
 
-	reported = s->nr_ranges || (s->flags & (UC_SUB_DRAIN | UC_SUB_BUFFER_SELECT));
+	/* A buffer-select request holds no memory until the kernel picks
+	 * a buffer, and most picks never matter (liburing's buf-ring reads
+	 * 221,172 times into buffers nothing else touches): it is told of
+	 * when one does (pbuf_report_late), unless a chain or drain needs
+	 * it known from the start. */
+	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN) ||
+		   ((s->flags & UC_SUB_BUFFER_SELECT) && s->chain_seq);
 	if (!reported && context_tag(v.opcode, v.user_data, rflags)) {
 		s->flags |= UC_SUB_TAG_ONLY;
 		reported = true;
@@ -1329,18 +1336,23 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	if (s->direction == UC_DIR_SOURCE)
 		v.flags |= INF_SOURCE;
 	if (s->flags & UC_SUB_BUFFER_SELECT) {
-		v.flags |= INF_BSEL;
+		v.flags |= INF_BSEL | (rflags & 0xff) << INF_SQE_SHIFT;
 		v.bgid = req->buf_index;	/* the group, until the pick */
+	}
+	/* An unreported buffer-select request's stack is taken now too,
+	 * kept in the store for the record sent later. */
+	if (reported || (v.flags & INF_BSEL)) {
+		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER) {
+			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
+			v.flags |= INF_SQPOLL;
+		} else {
+			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
+		}
 	}
 	if (reported) {
 		v.flags |= INF_REPORTED;
 		s->user_data = v.user_data;
 		s->buf_index = req->buf_index;
-		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER)
-			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
-		else
-			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
-
 		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC)
 			track_notif((__u64)BPF_CORE_READ(req_sr(req), notif), &v, s);
 	}

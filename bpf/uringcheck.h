@@ -305,6 +305,7 @@ struct uc_done {
 						 * kernel again (ring position
 						 * again_pos) before this CQE */
 #define UC_PICK_MORE		(1u << 6)	/* multishot: the request goes on */
+#define UC_PICK_RELEASED	(1u << 7)	/* UC_PICK_HELD: held no more, unused */
 
 struct uc_pick {
 	struct uc_hdr hdr;

@@ -143,6 +143,11 @@ int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t 
 	bit = enum_value(btf, "REQ_F_BUFFER_RING_BIT");
 	if (bit >= 0 && bit < 64)
 		k->buffer_ring_flag = 1ULL << bit;
+	/* A ring buffer picked but not yet taken from the ring, which a
+	 * request that has to wait gives back (in 6.12's BTF, not 6.1's). */
+	bit = enum_value(btf, "REQ_F_BUFFERS_COMMIT_BIT");
+	if (bit >= 0 && bit < 64)
+		k->buffers_commit_flag = 1ULL << bit;
 	n = enum_value(btf, "IOBL_BUF_RING");
 	k->iobl_buf_ring = n > 0 ? n : 0;
 	n = enum_value(btf, "IOBL_INC");

@@ -31,6 +31,7 @@ struct uc_kernel {
 	uint64_t reissue_flag;		/* REQ_F_REISSUE, 0 if unknown */
 	uint64_t buffer_selected_flag;	/* REQ_F_BUFFER_SELECTED, 0 if unknown */
 	uint64_t buffer_ring_flag;	/* REQ_F_BUFFER_RING, 0 if unknown */
+	uint64_t buffers_commit_flag;	/* REQ_F_BUFFERS_COMMIT, 0: none (6.1) */
 	uint32_t iobl_buf_ring;		/* IOBL_BUF_RING, 0: none (6.1) */
 	uint32_t iobl_inc;		/* IOBL_INC, 0: none */
 };

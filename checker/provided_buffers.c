@@ -154,6 +154,12 @@ void pbuf_on_pick(struct uc_tracker *t, const struct uc_pick *p)
 
 	if (!r || r->sub.ctx != p->ctx)
 		return;		/* its submission was not seen */
+	if (p->flags & UC_PICK_RELEASED) {
+		/* The kernel took the buffer back unused (a receive that
+		 * had to wait): another request may hold it now. */
+		pbuf_release(t, r);
+		return;
+	}
 	t->picks++;
 	if (!addr && (p->flags & UC_PICK_LEGACY) && r->ring->legacy_init) {
 		struct legacy_buf *b = u64map_get(&r->ring->legacy_bufs,

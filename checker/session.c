@@ -503,6 +503,7 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	skel->rodata->reissue_flag = k->reissue_flag;
 	skel->rodata->req_buffer_selected = k->buffer_selected_flag;
 	skel->rodata->req_buffer_ring = k->buffer_ring_flag;
+	skel->rodata->req_buffers_commit = k->buffers_commit_flag;
 	skel->rodata->iobl_buf_ring = k->iobl_buf_ring;
 	skel->rodata->iobl_inc = k->iobl_inc;
 	skel->rodata->judge_loads = kernel_judges_loads(k);
