@@ -26,4 +26,10 @@ int core_btf_file_open(struct core_btf_file *f);
 int core_btf_file_fill(struct core_btf_file *f, struct btf *kern, const struct btf *local);
 void core_btf_file_close(struct core_btf_file *f);
 
+struct uc_kernel;
+/* For a loader of its own (the profile's, the trace's): opens @f and
+ * probes the kernel into @k, its BTF kept in *@kernel for
+ * core_btf_file_fill(). Prints why and returns -1 if either fails. */
+int core_btf_probe(struct core_btf_file *f, struct uc_kernel *k, struct btf **kernel);
+
 #endif

@@ -36,7 +36,6 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	struct core_btf_file core;
 	struct btf *kernel_btf;
 	struct uc_kernel k;
-	char why[256];
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -44,16 +43,8 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	s->all = c->all;
 	libbpf_log_setup(c->verbose);
 	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
-	if (core_btf_file_open(&core)) {
-		fprintf(stderr, "uringcheck: cannot make a memory file: %s\n", strerror(errno));
+	if (core_btf_probe(&core, &k, &kernel_btf))
 		return -1;
-	}
-	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
-		btf__free(kernel_btf);
-		core_btf_file_close(&core);
-		fprintf(stderr, "uringcheck: %s\n", why);
-		return -1;
-	}
 	s->paths = k.tp_poll_arm_req && k.tp_async_work_req;
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {

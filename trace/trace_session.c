@@ -41,7 +41,6 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 	struct core_btf_file core;
 	struct btf *kernel_btf;
 	struct uc_kernel k;
-	char why[256];
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -49,16 +48,8 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 	s->arg = arg;
 	libbpf_log_setup(c->verbose);
 	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
-	if (core_btf_file_open(&core)) {
-		fprintf(stderr, "uringcheck: cannot make a memory file: %s\n", strerror(errno));
+	if (core_btf_probe(&core, &k, &kernel_btf))
 		return -1;
-	}
-	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
-		btf__free(kernel_btf);
-		core_btf_file_close(&core);
-		fprintf(stderr, "uringcheck: %s\n", why);
-		return -1;
-	}
 	s->ncpus = libbpf_num_possible_cpus();
 	opts.btf_custom_path = core.path;
 	s->skel = trace_bpf__open_opts(&opts);
