@@ -67,13 +67,13 @@ struct io_ring_ctx___io_bl {
 	struct io_buffer_list *io_bl;
 } __attribute__((preserve_access_index));
 
-/* Before the rings became mapped regions (6.12 and older): the pages. */
 /* Before REQ_F_BUFFERS_COMMIT (6.1): a ring buffer picked but not yet
  * taken from the ring keeps its list here; taking it clears it. */
 struct io_kiocb___buf_list {
 	struct io_buffer_list *buf_list;
 } __attribute__((preserve_access_index));
 
+/* Before the rings became mapped regions (6.12 and older): the pages. */
 struct io_buffer_list___pages {
 	__u16 buf_nr_pages;
 } __attribute__((preserve_access_index));
