@@ -276,17 +276,23 @@ static long pbuf_ahead_step(__u64 i, struct pbuf_ahead *a)
 	return 0;
 }
 
-/* Is [addr, addr + len) among the available entries? Sets s->again. */
-static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
+/* Is [addr, addr + len) among the available entries? Sets s->again.
+ * Global: its bounds checks, inlined, multiplied the CQE path's states. */
+__noinline int pbuf_scan_ahead(struct pbuf_search *s)
 {
-	__u32 zero = 0, n = (__u16)(s->r.tail - s->r.head);
-	__u32 start = s->r.head & s->r.mask, first, rest;
+	__u32 zero = 0, n, start, first, rest;
 	__u64 fsz, rsz;
-	struct pbuf_ahead a = { .addr = s->addr, .end = s->addr + s->len };
+	struct pbuf_ahead a = {};
 
+	if (!s)
+		return 0;
+	n = (__u16)(s->r.tail - s->r.head);
+	start = s->r.head & s->r.mask;
+	a.addr = s->addr;
+	a.end = s->addr + s->len;
 	a.span = bpf_map_lookup_elem(&pbuf_spans, &zero);
 	if (!a.span || !n)
-		return;
+		return 0;
 	if (n > PBUF_AHEAD)
 		n = PBUF_AHEAD;		/* the rest is not looked at */
 	first = s->r.mask + 1 - start;
@@ -294,9 +300,9 @@ static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
 		first = n;
 	rest = n - first;
 	if (s->r.first_page && (start + first > PBUF_PAGE_ENTRIES || rest > PBUF_PAGE_ENTRIES))
-		return;
+		return 0;
 	if (first > PBUF_AHEAD || rest > PBUF_AHEAD)
-		return;
+		return 0;
 	/* Sizes masked in asm: the compiler drops a plain mask it can prove
 	 * redundant, and older verifiers (6.1) lose the bound it relies on
 	 * across register copies. */
@@ -306,13 +312,14 @@ static __always_inline void pbuf_scan_ahead(struct pbuf_search *s)
 	asm volatile("%0 &= 2047" : "+r"(rsz));
 	if (bpf_probe_read_kernel(&a.span->e[0], fsz,
 				  (void *)(s->r.bufs + start * sizeof(struct pbuf_entry))))
-		return;
+		return 0;
 	if (rsz && bpf_probe_read_kernel((char *)a.span + fsz, rsz, (void *)s->r.bufs))
-		return;
+		return 0;
 	a.n = n;
 	bpf_loop(PBUF_AHEAD, pbuf_ahead_step, &a, 0);
 	if (a.found)
 		s->again = (__u32)s->r.head + a.found - 1;
+	return 0;
 }
 
 /* A global function per search: verified once, on its own. The loops
@@ -483,22 +490,49 @@ static __always_inline void pbuf_released(struct pbuf_watch *w, __u64 ring,
 	ev_submit(sid, e);
 }
 
+/* Watch @i (< PBUF_WATCH, a power of two) of @ri. The mask in asm: the
+ * compiler drops one it can prove redundant, and the verifier does not
+ * carry the caller's bound through the multiplication. */
+static __always_inline struct pbuf_watch *pbuf_watch_at(struct ring_info *ri, __u32 i)
+{
+	__u64 idx = i;
+
+	asm volatile("%0 &= %1" : "+r"(idx) : "i"(PBUF_WATCH - 1));
+	return &ri->pbuf_watch[idx];
+}
+
+/* pbuf_watch_released()'s "whichever buffer it was told of" */
+#define UC_PBUF_ANY	(~0ULL)
+
+/* Watched request @i of @ring, if it was told to hold a buffer (with
+ * @match, not UC_PBUF_ANY: buffer bid << 32 | bgid, by a request other
+ * than @except) and holds it no more: released. Global, as
+ * pbuf_watch_held() is: verified once, not once per watch and caller
+ * (the four inlined copies were a quarter of the syscall hook's
+ * verification). */
+__noinline int pbuf_watch_released(__u64 ring, __u32 i, __u64 except, __u64 match)
+{
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+	struct pbuf_watch *w;
+
+	if (!ri || i >= PBUF_WATCH)
+		return 0;
+	w = pbuf_watch_at(ri, i);
+	if (match != UC_PBUF_ANY &&
+	    (w->req == except || w->bgid != (__u32)match || w->bid_sent != match >> 32))
+		return 0;
+	pbuf_released(w, ring, ri->session, ri->tgid);
+	return 0;
+}
+
 /* The other watched requests of @ring told to hold buffer @bid of group
  * @bgid that hold it no more, released. Global: inlined, the CQE path's
  * frames added up to 528 bytes of 512 (6.1 and 6.12 count every frame a
  * program can reach). */
 __noinline int pbuf_release_stale(__u64 ring, __u64 except, __u32 bgid, __u32 bid)
 {
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
-
-	if (!ri)
-		return 0;
-	for (int i = 0; i < PBUF_WATCH; i++) {
-		struct pbuf_watch *w = &ri->pbuf_watch[i];
-
-		if (w->req != except && w->bgid == bgid && w->bid_sent == bid)
-			pbuf_released(w, ring, ri->session, ri->tgid);
-	}
+	for (__u32 i = 0; i < PBUF_WATCH; i++)
+		pbuf_watch_released(ring, i, except, bgid | (__u64)bid << 32);
 	return 0;
 }
 
@@ -561,6 +595,31 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 
 /* The watched requests of one ring: held buffers sent; how many are
  * held. Global: verified once, whoever calls it. */
+/* Watched request @i of @ring, unless it is @except, told of
+ * (pbuf_report_late). Global, as its neighbours are. */
+__noinline int pbuf_watch_report(__u64 ring, __u32 i, __u64 except)
+{
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+	__u64 req;
+
+	if (!ri || i >= PBUF_WATCH)
+		return 0;
+	req = pbuf_watch_at(ri, i)->req;
+	if (req && req != except)
+		pbuf_report_late(req);
+	return 0;
+}
+
+/* pbuf_held_one() for watched request @i of @ring. */
+__noinline int pbuf_watch_held(__u64 ring, __u32 i)
+{
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+	if (!ri || i >= PBUF_WATCH)
+		return 0;
+	return pbuf_held_one(pbuf_watch_at(ri, i), ring, ri->session, ri->tgid);
+}
+
 __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 {
 	int held = 0;
@@ -569,10 +628,10 @@ __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 		return 0;
 	/* Holds that ended unused first: their buffers may be held by
 	 * another watched request now. */
-	for (int i = 0; i < PBUF_WATCH; i++)
-		pbuf_released(&ri->pbuf_watch[i], ring, ri->session, ri->tgid);
-	for (int i = 0; i < PBUF_WATCH; i++)
-		held += pbuf_held_one(&ri->pbuf_watch[i], ring, ri->session, ri->tgid);
+	for (__u32 i = 0; i < PBUF_WATCH; i++)
+		pbuf_watch_released(ring, i, 0, UC_PBUF_ANY);
+	for (__u32 i = 0; i < PBUF_WATCH; i++)
+		held += pbuf_watch_held(ring, i);
 	return held;
 }
 
@@ -717,13 +776,9 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	pbuf_release_stale(ring, key, p.bgid, p.bid);
 	/* A copy another request of the ring could pick: those must be
 	 * known too (checker/provided_buffers.c, pickable()). */
-	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
-		for (int i = 0; i < PBUF_WATCH; i++) {
-			__u64 other = ri->pbuf_watch[i].req;
-
-			if (other && other != key)
-				pbuf_report_late(other);
-		}
+	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE))
+		for (__u32 i = 0; i < PBUF_WATCH; i++)
+			pbuf_watch_report(ring, i, key);
 	pbuf_send(&p, sid, tgid);
 	return 0;
 }

@@ -222,17 +222,21 @@ done:
 	return id;
 }
 
-/* The capture for a submission from the current thread's io_uring_enter
- * (@es: that call's state, NULL for SQPOLL and io-wq threads). */
-static __always_inline __u64 submit_stack(__u32 tgid, __u32 sid,
-					  struct enter_state *es)
+/* The capture for a submission from the current thread's io_uring_enter:
+ * @taken, the one that call took already, or a new one, kept in the
+ * call's state if the thread has one (@have_es; SQPOLL and io-wq threads
+ * have none). */
+static __always_inline __u64 submit_stack(__u32 tgid, __u32 sid, __u64 taken,
+					  bool have_es)
 {
+	struct enter_state *es;
 	__u64 id;
 
-	if (es && es->stack_id)
-		return es->stack_id;
+	if (taken)
+		return taken;
 	id = capture_stack(sid, tgid);
-	if (es)
+	if (have_es && (es = bpf_task_storage_get(&enter_states,
+						  bpf_get_current_task_btf(), 0, 0)))
 		es->stack_id = id;
 	return id;
 }

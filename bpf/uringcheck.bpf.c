@@ -39,6 +39,7 @@
 #include <bpf/bpf_core_read.h>
 #include "uringcheck.h"
 #include "io_uring_access.bpf.h"
+#include "untrusted.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -175,6 +176,16 @@ struct {
 	__type(key, __u32);
 	__type(value, struct uc_submit);
 } submit_scratch SEC(".maps");
+
+/* The submission's in-flight entry, assembled beside it: off the stack,
+ * whose frames 6.1 adds up along the deepest call chain (at most 512
+ * bytes; submit_finish() -> held scan -> ring search is one). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct inflight_val);
+} submit_val SEC(".maps");
 
 /*
  * Sequence numbers (requests, calls, captures, teardowns): unique, never
@@ -496,12 +507,15 @@ int BPF_PROG(uc_exit_plain, struct task_struct *p)
 /* A fresh ring_info is too large for the BPF stack: copy this one. */
 static const struct ring_info ring_info_init;
 
-static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
-				       __u32 flags, __u32 sq, __u32 cq)
+/* Ring @ctx of process @tgid (session @sid) into the table, and its
+ * record sent: @who is tgid << 32 | sid, @sizes sq << 32 | cq (a global
+ * function takes five arguments). Global: verified once, not again in
+ * each state of a submission that finds its ring unseen. */
+__noinline int ring_track(__u64 ctx, __u64 who, int fd, __u32 flags, __u64 sizes)
 {
+	__u32 tgid = who >> 32, sid = (__u32)who, slot1 = 0;
 	struct uc_ring_create *e;
 	struct ring_info *ri;
-	__u32 slot1 = 0;
 
 	/* A new ring at the address of one whose entry is still here keeps
 	 * that entry's slot in the ring list. */
@@ -510,7 +524,7 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 		slot1 = ri->slot1;
 	if (bpf_map_update_elem(&rings, &ctx, &ring_info_init, BPF_ANY)) {
 		stat_inc(sid, UC_STAT_RINGS_FULL);
-		return;
+		return 0;
 	}
 	if (!slot1)
 		slot1 = ring_slot_claim(ctx);
@@ -522,16 +536,17 @@ static __always_inline void ring_track(__u64 ctx, __u32 tgid, __u32 sid, int fd,
 	}
 	e = ev_reserve(sid, sizeof(*e), UC_EV_RING_CREATE);
 	if (!e)
-		return;
+		return 0;
 	fill_hdr(&e->hdr, UC_EV_RING_CREATE, tgid);
 	e->ctx = ctx;
 	e->fd = fd;
 	e->setup_flags = flags;
-	e->sq_entries = sq;
-	e->cq_entries = cq;
+	e->sq_entries = sizes >> 32;
+	e->cq_entries = (__u32)sizes;
 	/* Wake the reader now: it snapshots the process's mappings while
 	 * the process surely still exists (stacks symbolize against them). */
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	return 0;
 }
 
 static __always_inline int on_ring_create(int fd, void *ring, __u32 sq_entries,
@@ -548,7 +563,8 @@ static __always_inline int on_ring_create(int fd, void *ring, __u32 sq_entries,
 	cfg = session_cfg(sid);
 	if (maps && cfg && cfg->stack_bytes)
 		send_mappings(bpf_get_current_task_btf(), tgid, sid);
-	ring_track((__u64)ring, tgid, sid, fd, flags, sq_entries, cq_entries);
+	ring_track((__u64)ring, (__u64)tgid << 32 | sid, fd, flags,
+		   (__u64)sq_entries << 32 | cq_entries);
 	return 0;
 }
 
@@ -1240,23 +1256,112 @@ static __always_inline bool context_tag(__u8 op, __u64 ud, __u64 rflags)
  * lean: tp_btf arguments are read with direct loads (no helper call per
  * field), the clock is read once, and each map is looked up once.
  */
+/*
+ * The rest of a submission, from its stack capture on. Global: verified
+ * once, not once for each way on_submit() got here (a thread with an
+ * enter_state or without, a ring seen before or not, a record or none:
+ * ~4,000 instructions verified for ~600). It reads no kernel pointer.
+ * @have_es: the thread has an enter_state, for the stack it keeps.
+ */
+__noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
+			     struct ring_info *ri, __u32 have_es, __u64 notif)
+{
+	__u64 key, size, call_stack;
+	__u32 nr_inline;
+	bool reported;
+
+	if (!s || !v)
+		return 0;
+	reported = v->flags & INF_REPORTED;
+	/* s->stack_id comes in as the stack the thread's io_uring_enter
+	 * took already (its enter_state's, 0: none yet). */
+	call_stack = s->stack_id;
+	s->stack_id = 0;
+	/* The request's address as a plain number (a pointer may not be
+	 * hashed), from the record classify() may have changed. */
+	key = s->req;
+	/* An unreported buffer-select request's stack is taken now too,
+	 * kept in the store for the record sent later. */
+	if (reported || (v->flags & INF_BSEL)) {
+		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER) {
+			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
+			v->flags |= INF_SQPOLL;
+		} else {
+			s->stack_id = v->stack_id =
+				submit_stack(v->tgid, v->session, call_stack, have_es);
+		}
+	}
+	if (reported) {
+		s->user_data = v->user_data;
+		if (notif)
+			track_notif(notif, v, s);
+	}
+	if (s->sqe_flags & UC_IOSQE_CQE_SKIP_SUCCESS)
+		v->flags |= INF_QUIET;
+	if (ri)
+		v->flags |= INF_COUNTED;
+	/* The kernel reuses a request slot only after the request ended, so
+	 * an entry already there belongs to a request that ended unseen. */
+	end_reused(key);
+	if (inf_insert(key, v)) {
+		/* Nothing could end it for user space: it is not told of it
+		 * at all (a hazard it takes part in is missed, and counted),
+		 * rather than kept in flight for ever. */
+		stat_inc(v->session, UC_STAT_INFLIGHT_FULL);
+		return 0;
+	}
+	if (v->flags & INF_BSEL)
+		pbuf_track(v, key, ri);
+	if (ri) {
+		if (v->flags & INF_QUIET) {
+			__sync_fetch_and_add(&ri->quiet_inflight, 1);
+			__sync_fetch_and_add(&quiet_total, 1);
+		}
+		__sync_fetch_and_add(&ri->inflight, 1);
+		if (v->flags & INF_HOLDS_MEM)
+			__sync_fetch_and_add(&ri->mem_inflight, 1);
+	}
+	/* Requests that ended without a CQE go to user space before this
+	 * one, which might reuse their memory. */
+	if (ri && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
+		collect_quiet_ends(s->ctx, ri);	/* as a number */
+	/* A buffer this ring's buffer-select requests hold now: sent before
+	 * the request that could collide with it. */
+	if (ri && ri->pbuf_watched && s->nr_ranges)
+		pbuf_held_ring(ri, s->ctx);
+	if (v->opcode == IORING_OP_PROVIDE_BUFFERS)
+		pbuf_provide_record(s, v->session);
+	if (reported) {
+		/* Only the inline ranges used are sent. */
+		nr_inline = s->nr_inline;
+		if (nr_inline > UC_INLINE_RANGES)
+			nr_inline = UC_INLINE_RANGES;
+		size = offsetof(struct uc_submit, ranges) +
+		       nr_inline * sizeof(struct uc_range);
+		if (!ev_output(v->session, s, size))
+			unreport(key, v->seq);
+	}
+	return 0;
+}
+
 static __always_inline int on_submit(struct io_kiocb *req)
 {
-	struct inflight_val v = {};
+	struct inflight_val *v;
 	struct enter_state *es = NULL;
 	struct io_ring_ctx *ring;
 	struct ring_info *ri;
 	struct uc_submit *s;
-	__u64 key = (__u64)req, rflags, ring_key, now, size;
-	__u32 tgid, sid, zero = 0, nr_inline;
+	__u64 key = (__u64)req, rflags, ring_key, now = 0, notif = 0, call_stack = 0;
+	__u32 tgid, sid, zero = 0, have_es;
 	struct uc_tracked *t;
 	bool reported;
 
-	/* First, before anything branches: read from the trusted argument,
-	 * the verifier looks up by name, through the kernel's whole BTF,
-	 * whether the ring pointer stays trusted, once per state it reaches
-	 * the read in (twice further down). */
-	ring = req->ctx;
+	/* First, before anything branches, and through an untrusted copy of
+	 * the argument: read from the trusted one, the verifier looks up by
+	 * name, through the kernel's whole BTF, whether the ring pointer
+	 * stays trusted, once per state it reaches the read in (see
+	 * bpf/untrusted.bpf.h). */
+	ring = UC_UNTRUSTED(req, btf_id_io_kiocb)->ctx;
 	asm volatile("" : "+r"(ring));
 	/* A thread with an enter_state is followed (it is created only for
 	 * tracked processes, and dies with the thread): that spares the
@@ -1274,25 +1379,43 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	} else {
 		return 0;
 	}
+	/* What is wanted of the enter_state, as numbers: the pointer is not
+	 * carried on (each way here, with one or without, would be a state
+	 * of its own for all that follows). */
+	have_es = es != NULL;
+	if (es) {
+		now = es->ts;
+		call_stack = es->stack_id;
+	}
 	ring_key = (__u64)ring;
 	ri = bpf_map_lookup_elem(&rings, &ring_key);
 	if (!ri) {
-		/* A ring we did not see created (inherited or received). */
-		ring_track(ring_key, tgid, sid, -1, ring->flags, 0, 0);
+		/* A ring we did not see created (inherited or received). Its
+		 * address as a plain number (copied, the verifier forgets its
+		 * type): a global function takes no kernel pointer. */
+		__u64 ring_nr = 0;
+
+		bpf_probe_read_kernel(&ring_nr, sizeof(ring_nr), &ring_key);
+		ring_track(ring_nr, (__u64)tgid << 32 | sid, -1, ring->flags, 0);
 		ri = bpf_map_lookup_elem(&rings, &ring_key);
 	}
 	stat_inc(sid, UC_STAT_SUBMITS);
+	v = bpf_map_lookup_elem(&submit_val, &zero);
+	if (!v)
+		return 0;
+	__builtin_memset(v, 0, sizeof(*v));
 
-	now = es && es->ts ? es->ts : bpf_ktime_get_ns();
-	v.seq = new_seq();
-	v.ctx = ring_key;
-	v.user_data = req->cqe.user_data;
-	v.ts = now;
-	v.tgid = tgid;
-	v.tid = (__u32)bpf_get_current_pid_tgid();
-	v.opcode = req->opcode;
-	v.session = sid;
-	v.owner = session_owner(sid);
+	if (!now)
+		now = bpf_ktime_get_ns();
+	v->seq = new_seq();
+	v->ctx = ring_key;
+	v->user_data = req->cqe.user_data;
+	v->ts = now;
+	v->tgid = tgid;
+	v->tid = (__u32)bpf_get_current_pid_tgid();
+	v->opcode = req->opcode;
+	v->session = sid;
+	v->owner = session_owner(sid);
 	rflags = req->flags;
 
 	s = bpf_map_lookup_elem(&submit_scratch, &zero);
@@ -1301,24 +1424,20 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	/* ranges[] are written before they are counted: not cleared. */
 	__builtin_memset(s, 0, offsetof(struct uc_submit, ranges));
 	fill_hdr_at(&s->hdr, UC_EV_SUBMIT, tgid, now);
-	s->seq = v.seq;
+	s->seq = v->seq;
 	s->req = key;
 	s->ctx = ring_key;
-	s->opcode = v.opcode;
+	s->opcode = v->opcode;
 	s->sqe_flags = rflags & 0xff;
 	if (rflags & UC_IOSQE_IO_DRAIN)
 		s->flags |= UC_SUB_DRAIN;
 
 	classify(s, rflags, sid);
-	/* The request's address as a plain number (a pointer may not be
-	 * hashed): reloaded from the record, which classify() could have
-	 * changed, so the compiler cannot reuse the pointer register. */
-	key = s->req;
 
 	/* Most requests are in no chain: no call, no probe read for them. */
 	if (ring->submit_state.link.head ||
 	    (rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)))
-		link_position(s->ctx, rflags, &v, s);
+		link_position(s->ctx, rflags, v, s);
 
 	/* A buffer-select request holds no memory until the kernel picks
 	 * a buffer, and most picks never matter (liburing's buf-ring reads
@@ -1327,81 +1446,27 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	 * it known from the start. */
 	reported = s->nr_ranges || (s->flags & UC_SUB_DRAIN) ||
 		   ((s->flags & UC_SUB_BUFFER_SELECT) && s->chain_seq);
-	if (!reported && context_tag(v.opcode, v.user_data, rflags)) {
+	if (!reported && context_tag(v->opcode, v->user_data, rflags)) {
 		s->flags |= UC_SUB_TAG_ONLY;
 		reported = true;
 	}
 	if (s->nr_ranges)
-		v.flags |= INF_HOLDS_MEM;
+		v->flags |= INF_HOLDS_MEM;
 	if (s->direction == UC_DIR_SOURCE)
-		v.flags |= INF_SOURCE;
+		v->flags |= INF_SOURCE;
 	if (s->flags & UC_SUB_BUFFER_SELECT) {
-		v.flags |= INF_BSEL | (rflags & 0xff) << INF_SQE_SHIFT;
-		v.bgid = req->buf_index;	/* the group, until the pick */
-	}
-	/* An unreported buffer-select request's stack is taken now too,
-	 * kept in the store for the record sent later. */
-	if (reported || (v.flags & INF_BSEL)) {
-		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER) {
-			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
-			v.flags |= INF_SQPOLL;
-		} else {
-			s->stack_id = v.stack_id = submit_stack(tgid, sid, es);
-		}
+		v->flags |= INF_BSEL | (rflags & 0xff) << INF_SQE_SHIFT;
+		v->bgid = req->buf_index;	/* the group, until the pick */
 	}
 	if (reported) {
-		v.flags |= INF_REPORTED;
-		s->user_data = v.user_data;
+		v->flags |= INF_REPORTED;
 		s->buf_index = req->buf_index;
 		if (s->opcode == IORING_OP_SEND_ZC || s->opcode == IORING_OP_SENDMSG_ZC)
-			track_notif((__u64)BPF_CORE_READ(req_sr(req), notif), &v, s);
+			notif = (__u64)BPF_CORE_READ(req_sr(req), notif);
 	}
-	if (rflags & UC_IOSQE_CQE_SKIP_SUCCESS)
-		v.flags |= INF_QUIET;
-	if (ri)
-		v.flags |= INF_COUNTED;
-	/* The kernel reuses a request slot only after the request ended, so
-	 * an entry already there belongs to a request that ended unseen. */
-	end_reused(key);
-	if (inf_insert(key, &v)) {
-		/* Nothing could end it for user space: it is not told of it
-		 * at all (a hazard it takes part in is missed, and counted),
-		 * rather than kept in flight for ever. */
-		stat_inc(sid, UC_STAT_INFLIGHT_FULL);
-		return 0;
-	}
-	if (v.flags & INF_BSEL)
-		pbuf_track(&v, key, ri);
-	if (ri) {
-		if (v.flags & INF_QUIET) {
-			__sync_fetch_and_add(&ri->quiet_inflight, 1);
-			__sync_fetch_and_add(&quiet_total, 1);
-		}
-		__sync_fetch_and_add(&ri->inflight, 1);
-		if (v.flags & INF_HOLDS_MEM)
-			__sync_fetch_and_add(&ri->mem_inflight, 1);
-	}
-	/* Requests that ended without a CQE go to user space before this
-	 * one, which might reuse their memory. */
-	if (ri && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
-		collect_quiet_ends(s->ctx, ri);	/* as a number */
-	/* A buffer this ring's buffer-select requests hold now: sent before
-	 * the request that could collide with it. */
-	if (ri && ri->pbuf_watched && s->nr_ranges)
-		pbuf_held_ring(ri, s->ctx);
-	if (v.opcode == IORING_OP_PROVIDE_BUFFERS)
-		pbuf_provide_record(s, sid);
-	if (reported) {
-		/* Only the inline ranges used are sent. */
-		nr_inline = s->nr_inline;
-		if (nr_inline > UC_INLINE_RANGES)
-			nr_inline = UC_INLINE_RANGES;
-		size = offsetof(struct uc_submit, ranges) +
-		       nr_inline * sizeof(struct uc_range);
-		if (!ev_output(sid, s, size))
-			unreport(key, v.seq);
-	}
-	return 0;
+	/* The stack this call took already, if any (submit_finish). */
+	s->stack_id = call_stack;
+	return submit_finish(s, v, ri, have_es, notif);
 }
 
 SEC("tp_btf/io_uring_submit_req")
@@ -1433,13 +1498,13 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 
 	__s64 ended = -1;
 
-	/* The batch being flushed, read before anything branches: the
+	/* The batch being flushed, read before anything branches and
+	 * through an untrusted copy of the argument: from a trusted one, the
 	 * verifier looks up (by name, through the kernel's whole BTF) whether
-	 * a pointer read from a trusted one stays trusted, at every state it
-	 * reaches the read in; down there it reached it in four, ~4 ms of
-	 * start-up. One load of a line the flush is using. */
+	 * the pointer read stays trusted, at every state it reaches the read
+	 * in (bpf/untrusted.bpf.h). One load of a line the flush is using. */
 	if (typed) {
-		batch = (__u64)ring->submit_state.compl_reqs.first;
+		batch = (__u64)UC_UNTRUSTED(ring, btf_id_io_ring_ctx)->submit_state.compl_reqs.first;
 		asm volatile("" : "+r"(batch));
 	}
 	/* Not only rings still in the table: a ring forgotten at its

@@ -23,7 +23,7 @@
  *           small stand-in core_btf.c builds from the probe's BTF.
  *
  * The halves are balanced by measured verification time (second_half),
- * not by count: on 6.18 each verifies about half of the ~58 ms.
+ * not by count: on 6.18 each verifies about half of the ~47 ms.
  */
 #include "cold_load.h"
 
@@ -38,8 +38,9 @@
 
 #include "uringcheck.skel.h"
 
-/* uc_submit, the heaviest (~15 ms on 6.18), stays with the many small
- * ones in skel; uc_sys_enter (~15 ms) leads this half. */
+/* uc_submit, the heaviest with uc_sys_enter (~11 and ~13 ms on 6.18),
+ * stays with the many small ones in skel; uc_sys_enter leads this half
+ * (~24 ms a half, summed). */
 static const char *const second_half[] = {
 	"uc_sys_enter", "uc_complete", "uc_complete_fields", "uc_poll_arm",
 	"uc_async_work", "uc_cqe_overflow",

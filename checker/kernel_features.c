@@ -17,16 +17,72 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* Parameters of raw tracepoint @tp (the btf_trace_<tp> typedef: a pointer
- * to a prototype whose first parameter is the context), -1 if absent. */
-static int tp_params(const struct btf *btf, const char *tp)
-{
-	char name[128];
-	const struct btf_type *t;
-	int id;
+/*
+ * What the probe asks the kernel's BTF for by name. libbpf finds a name by
+ * walking all of the kernel's types (~126,000 on 6.18); the twenty-odd
+ * lookups one after another cost ~2 ms of every cold start, on its
+ * critical path. All are found in one walk instead, each at its first
+ * match in type order, as btf__find_by_name_kind() would find it.
+ */
+enum want_kind { WANT_ENUMERATOR, WANT_TYPEDEF, WANT_FUNC, WANT_STRUCT };
 
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+struct want {
+	const char *name;
+	enum want_kind kind;
+	int64_t got;		/* an enumerator's value or a type's id; -1: none */
+};
+
+static void want_match(struct want *w, int nw, enum want_kind kind,
+		       const char *name, int64_t got, int *left)
+{
+	for (int i = 0; i < nw; i++)
+		if (w[i].got < 0 && w[i].kind == kind && !strcmp(w[i].name, name)) {
+			w[i].got = got;
+			(*left)--;
+		}
+}
+
+static void find_wanted(const struct btf *btf, struct want *w, int nw)
+{
+	int n = btf__type_cnt(btf), left = nw;
+
+	for (int i = 0; i < nw; i++)
+		w[i].got = -1;
+	for (int id = 1; id < n && left > 0; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_ENUM:
+			for (int i = 0; i < btf_vlen(t); i++)
+				want_match(w, nw, WANT_ENUMERATOR,
+					   btf__name_by_offset(btf, btf_enum(t)[i].name_off),
+					   btf_enum(t)[i].val, &left);
+			break;
+		case BTF_KIND_TYPEDEF:
+			want_match(w, nw, WANT_TYPEDEF, btf__name_by_offset(btf, t->name_off),
+				   id, &left);
+			break;
+		case BTF_KIND_FUNC:
+			want_match(w, nw, WANT_FUNC, btf__name_by_offset(btf, t->name_off),
+				   id, &left);
+			break;
+		case BTF_KIND_STRUCT:
+			want_match(w, nw, WANT_STRUCT, btf__name_by_offset(btf, t->name_off),
+				   id, &left);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Parameters of a raw tracepoint, from its btf_trace_<tp> typedef @id (a
+ * pointer to a prototype whose first parameter is the context), -1 if
+ * absent. */
+static int tp_params(const struct btf *btf, int64_t id)
+{
+	const struct btf_type *t;
+
 	if (id < 0)
 		return -1;
 	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);	/* PTR */
@@ -38,21 +94,10 @@ static int tp_params(const struct btf *btf, const char *tp)
 	return btf_vlen(t) - 1;
 }
 
-/* The value of enumerator @name in any enum of the kernel, or -1. */
-static int64_t enum_value(const struct btf *btf, const char *name)
+/* 1 << @bit, 0 if there is no such bit. */
+static uint64_t flag_of(int64_t bit)
 {
-	int n = btf__type_cnt(btf);
-
-	for (int id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (!btf_is_enum(t))
-			continue;
-		for (int i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name))
-				return btf_enum(t)[i].val;
-	}
-	return -1;
+	return bit >= 0 && bit < 64 ? 1ULL << bit : 0;
 }
 
 /* CONFIG_HZ from the kernel's config where libbpf would look for it
@@ -80,9 +125,36 @@ static unsigned kconfig_hz(const char *release)
 
 int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen)
 {
+	enum {
+		W_TP_SUBMIT_REQ, W_TP_SUBMIT_SQE, W_TP_COMPLETE, W_TP_CQE_OVERFLOW,
+		W_TP_POLL_ARM, W_TP_ASYNC_WORK, W_TP_CQRING_WAIT, W_TP_EXIT,
+		W_VMA_ITER, W_RDONLY_CAST, W_IO_KIOCB, W_IO_RING_CTX, W_BPF_LOOP,
+		W_REISSUE, W_BUFFER_SELECTED, W_BUFFER_RING, W_BUFFERS_COMMIT,
+		W_IOBL_BUF_RING, W_IOBL_INC, W_COUNT
+	};
+	struct want w[W_COUNT] = {
+		[W_TP_SUBMIT_REQ] = { "btf_trace_io_uring_submit_req", WANT_TYPEDEF },
+		[W_TP_SUBMIT_SQE] = { "btf_trace_io_uring_submit_sqe", WANT_TYPEDEF },
+		[W_TP_COMPLETE] = { "btf_trace_io_uring_complete", WANT_TYPEDEF },
+		[W_TP_CQE_OVERFLOW] = { "btf_trace_io_uring_cqe_overflow", WANT_TYPEDEF },
+		[W_TP_POLL_ARM] = { "btf_trace_io_uring_poll_arm", WANT_TYPEDEF },
+		[W_TP_ASYNC_WORK] = { "btf_trace_io_uring_queue_async_work", WANT_TYPEDEF },
+		[W_TP_CQRING_WAIT] = { "btf_trace_io_uring_cqring_wait", WANT_TYPEDEF },
+		[W_TP_EXIT] = { "btf_trace_sched_process_exit", WANT_TYPEDEF },
+		[W_VMA_ITER] = { "bpf_iter_task_vma_new", WANT_FUNC },
+		[W_RDONLY_CAST] = { "bpf_rdonly_cast", WANT_FUNC },
+		[W_IO_KIOCB] = { "io_kiocb", WANT_STRUCT },
+		[W_IO_RING_CTX] = { "io_ring_ctx", WANT_STRUCT },
+		[W_BPF_LOOP] = { "BPF_FUNC_loop", WANT_ENUMERATOR },
+		[W_REISSUE] = { "REQ_F_REISSUE_BIT", WANT_ENUMERATOR },
+		[W_BUFFER_SELECTED] = { "REQ_F_BUFFER_SELECTED_BIT", WANT_ENUMERATOR },
+		[W_BUFFER_RING] = { "REQ_F_BUFFER_RING_BIT", WANT_ENUMERATOR },
+		[W_BUFFERS_COMMIT] = { "REQ_F_BUFFERS_COMMIT_BIT", WANT_ENUMERATOR },
+		[W_IOBL_BUF_RING] = { "IOBL_BUF_RING", WANT_ENUMERATOR },
+		[W_IOBL_INC] = { "IOBL_INC", WANT_ENUMERATOR },
+	};
 	struct utsname u;
 	struct btf *btf;
-	int64_t bit;
 	int n;
 
 	memset(k, 0, sizeof(*k));
@@ -103,55 +175,52 @@ int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t 
 		return -1;
 	}
 	k->btf = true;
+	find_wanted(btf, w, W_COUNT);
 	/* v6.4 renamed io_uring_submit_sqe(req, force_nonblock) to
 	 * io_uring_submit_req(req). */
-	k->tp_submit_req = tp_params(btf, "io_uring_submit_req") == 1;
-	k->tp_submit_sqe = !k->tp_submit_req && tp_params(btf, "io_uring_submit_sqe") == 2;
+	k->tp_submit_req = tp_params(btf, w[W_TP_SUBMIT_REQ].got) == 1;
+	k->tp_submit_sqe = !k->tp_submit_req && tp_params(btf, w[W_TP_SUBMIT_SQE].got) == 2;
 	/* v6.13 reduced io_uring_complete to (ctx, req, cqe); before, the
 	 * CQE's fields were arguments of their own. 5.10 has no req. */
-	n = tp_params(btf, "io_uring_complete");
+	n = tp_params(btf, w[W_TP_COMPLETE].got);
 	k->tp_complete_req = n == 3;
 	k->tp_complete_fields = n == 7;
-	k->tp_cqe_overflow = tp_params(btf, "io_uring_cqe_overflow") == 5;
+	k->tp_cqe_overflow = tp_params(btf, w[W_TP_CQE_OVERFLOW].got) == 5;
 	/* v5.19 (ab1c84d855cf and its series) passed the request itself to
 	 * poll_arm and queue_async_work; before, ctx and fields (the
 	 * profile's path attribution needs the request). */
-	k->tp_poll_arm_req = tp_params(btf, "io_uring_poll_arm") == 3;
-	k->tp_async_work_req = tp_params(btf, "io_uring_queue_async_work") == 2;
-	k->tp_cqring_wait = tp_params(btf, "io_uring_cqring_wait") == 2;
+	k->tp_poll_arm_req = tp_params(btf, w[W_TP_POLL_ARM].got) == 3;
+	k->tp_async_work_req = tp_params(btf, w[W_TP_ASYNC_WORK].got) == 2;
+	k->tp_cqring_wait = tp_params(btf, w[W_TP_CQRING_WAIT].got) == 2;
 	/* v6.16 added group_dead to sched_process_exit. */
-	n = tp_params(btf, "sched_process_exit");
+	n = tp_params(btf, w[W_TP_EXIT].got);
 	k->tp_exit_group_dead = n == 2;
 	k->tp_exit_plain = n == 1;
 	/* v6.7: the task-VMA iterator kfuncs (the mappings sent at ring
 	 * creation; without them user space reads /proc/PID/maps). */
-	k->task_vma_iter = btf__find_by_name_kind(btf, "bpf_iter_task_vma_new",
-						  BTF_KIND_FUNC) > 0;
+	k->task_vma_iter = w[W_VMA_ITER].got > 0;
+	/* bpf_rdonly_cast (v6.2): pointers read from a tracepoint's
+	 * arguments without the verifier's trust lookups. */
+	if (w[W_RDONLY_CAST].got > 0) {
+		k->btf_id_io_kiocb = w[W_IO_KIOCB].got > 0 ? (uint32_t)w[W_IO_KIOCB].got : 0;
+		k->btf_id_io_ring_ctx = w[W_IO_RING_CTX].got > 0 ?
+					(uint32_t)w[W_IO_RING_CTX].got : 0;
+	}
 	/* bpf_loop (v5.17): the list and table walks. */
-	k->bpf_loop = enum_value(btf, "BPF_FUNC_loop") > 0;
+	k->bpf_loop = w[W_BPF_LOOP].got > 0;
 	/* REQ_F_* live in an anonymous enum: CO-RE cannot relocate them. */
-	bit = enum_value(btf, "REQ_F_REISSUE_BIT");
-	if (bit >= 0 && bit < 64)
-		k->reissue_flag = 1ULL << bit;
+	k->reissue_flag = flag_of(w[W_REISSUE].got);
 	/* Provided buffers: whether a request holds one now, and which kind
 	 * of group it came from (bpf/provided_buffers.bpf.h). IOBL_* appeared
 	 * with the group flags (6.10-6.12); 6.1 tells ring groups by their
 	 * pinned pages instead. */
-	bit = enum_value(btf, "REQ_F_BUFFER_SELECTED_BIT");
-	if (bit >= 0 && bit < 64)
-		k->buffer_selected_flag = 1ULL << bit;
-	bit = enum_value(btf, "REQ_F_BUFFER_RING_BIT");
-	if (bit >= 0 && bit < 64)
-		k->buffer_ring_flag = 1ULL << bit;
+	k->buffer_selected_flag = flag_of(w[W_BUFFER_SELECTED].got);
+	k->buffer_ring_flag = flag_of(w[W_BUFFER_RING].got);
 	/* A ring buffer picked but not yet taken from the ring, which a
 	 * request that has to wait gives back (in 6.12's BTF, not 6.1's). */
-	bit = enum_value(btf, "REQ_F_BUFFERS_COMMIT_BIT");
-	if (bit >= 0 && bit < 64)
-		k->buffers_commit_flag = 1ULL << bit;
-	n = enum_value(btf, "IOBL_BUF_RING");
-	k->iobl_buf_ring = n > 0 ? n : 0;
-	n = enum_value(btf, "IOBL_INC");
-	k->iobl_inc = n > 0 ? n : 0;
+	k->buffers_commit_flag = flag_of(w[W_BUFFERS_COMMIT].got);
+	k->iobl_buf_ring = w[W_IOBL_BUF_RING].got > 0 ? w[W_IOBL_BUF_RING].got : 0;
+	k->iobl_inc = w[W_IOBL_INC].got > 0 ? w[W_IOBL_INC].got : 0;
 	if (keep)
 		*keep = btf;
 	else

@@ -34,6 +34,9 @@ struct uc_kernel {
 	uint64_t buffers_commit_flag;	/* REQ_F_BUFFERS_COMMIT, 0: none (6.1) */
 	uint32_t iobl_buf_ring;		/* IOBL_BUF_RING, 0: none (6.1) */
 	uint32_t iobl_inc;		/* IOBL_INC, 0: none */
+	/* For bpf_rdonly_cast (6.2+; bpf/untrusted.bpf.h), 0: none */
+	uint32_t btf_id_io_kiocb;
+	uint32_t btf_id_io_ring_ctx;
 };
 
 /* Fills @k. Returns 0, or -1 with a one-line reason in @err when the

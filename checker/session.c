@@ -508,6 +508,8 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	skel->rodata->iobl_inc = k->iobl_inc;
 	skel->rodata->judge_loads = kernel_judges_loads(k);
 	skel->rodata->hz = k->hz;
+	skel->rodata->btf_id_io_kiocb = k->btf_id_io_kiocb;
+	skel->rodata->btf_id_io_ring_ctx = k->btf_id_io_ring_ctx;
 	choose_variants(skel, k);
 	/* The liburing uprobe is attached by this instance only, and only
 	 * with --liburing-uprobes (an instance that joins loads its own,
