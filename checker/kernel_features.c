@@ -125,6 +125,12 @@ static unsigned kconfig_hz(const char *release)
 
 int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen)
 {
+	return kernel_probe_from(k, NULL, keep, err, errlen);
+}
+
+int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep,
+		      char *err, size_t errlen)
+{
 	enum {
 		W_TP_SUBMIT_REQ, W_TP_SUBMIT_SQE, W_TP_COMPLETE, W_TP_CQE_OVERFLOW,
 		W_TP_POLL_ARM, W_TP_ASYNC_WORK, W_TP_CQRING_WAIT, W_TP_EXIT,
@@ -162,13 +168,13 @@ int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t 
 		*keep = NULL;
 	if (!uname(&u))
 		snprintf(k->release, sizeof(k->release), "%s", u.release);
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+	if (!parsed && access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(err, errlen, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
 			 "uringcheck needs CONFIG_DEBUG_INFO_BTF=y", k->release);
 		return -1;
 	}
 	k->hz = kconfig_hz(k->release);
-	btf = btf__load_vmlinux_btf();
+	btf = parsed ? parsed : btf__load_vmlinux_btf();
 	if (!btf) {
 		snprintf(err, errlen, "cannot read the kernel's BTF "
 			 "(/sys/kernel/btf/vmlinux): %s", strerror(errno));

@@ -46,6 +46,10 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
  * frees it) when the probe got that far, NULL otherwise. */
 struct btf;
 int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen);
+/* The same from @parsed, the kernel's BTF read already (taken over), or
+ * read here if NULL. */
+int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep,
+		      char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
 int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen);
 /* Sync loads (write, send) are judged: the wait hooks take the request. */

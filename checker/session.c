@@ -517,12 +517,45 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	bpf_program__set_autoload(skel->progs.uc_liburing_call, o->liburing_uprobes);
 }
 
+/* The kernel's BTF, read on a thread from the start of a cold load: the
+ * probe waits for it, and the skeleton is opened meanwhile (~2 ms). */
+struct early_btf {
+	pthread_t thread;
+	bool started;
+	struct btf *btf;
+};
+
+static void *early_btf_read(void *arg)
+{
+	struct early_btf *e = arg;
+
+	e->btf = btf__load_vmlinux_btf();	/* NULL: the probe says why */
+	return NULL;
+}
+
+static void early_btf_start(struct early_btf *e)
+{
+	e->btf = NULL;
+	e->started = !access("/sys/kernel/btf/vmlinux", R_OK) &&
+		     !pthread_create(&e->thread, NULL, early_btf_read, e);
+}
+
+/* The BTF read (the caller's now), NULL if none. */
+static struct btf *early_btf_end(struct early_btf *e)
+{
+	if (e->started)
+		pthread_join(e->thread, NULL);
+	e->started = false;
+	return e->btf;
+}
+
 /* A fresh set: the maps, the kernel probe and then both halves of the
  * programs, each beside another (cold_load.c). */
 static int load_fresh(struct uc_session *s, const struct uc_options *o,
 		      uint32_t slots)
 {
 	struct early_buffer early = { .started = false };
+	struct early_btf early_btf;
 	struct uc_kernel k;
 	struct btf *kernel_btf;
 	char why[256];
@@ -543,8 +576,10 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_ARENA_MAX, 1);
+	early_btf_start(&early_btf);
 	err = cold_load_open(&s->cold, &s->skel);
 	if (err) {
+		btf__free(early_btf_end(&early_btf));
 		fprintf(stderr, "uringcheck: cannot open the BPF object: %s\n",
 			strerror(-err));
 		return -1;
@@ -554,12 +589,13 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	early_buffer_start(&early, s, s->skel, o->event_buffer_mb);
 	err = cold_load_maps(&s->cold, s->skel);
 	if (err) {
+		btf__free(early_btf_end(&early_btf));
 		s->events_fd = early_buffer_end(&early, &s->rb);
 		fprintf(stderr, "uringcheck: cannot create the BPF maps: %s\n",
 			strerror(-err));
 		return -1;
 	}
-	if (kernel_probe_keep(&k, &kernel_btf, why, sizeof(why))) {
+	if (kernel_probe_from(&k, early_btf_end(&early_btf), &kernel_btf, why, sizeof(why))) {
 		btf__free(kernel_btf);
 		s->events_fd = early_buffer_end(&early, &s->rb);
 		fprintf(stderr, "uringcheck: %s\n", why);
