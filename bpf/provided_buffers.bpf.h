@@ -593,8 +593,6 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 	return 1;
 }
 
-/* The watched requests of one ring: held buffers sent; how many are
- * held. Global: verified once, whoever calls it. */
 /* Watched request @i of @ring, unless it is @except, told of
  * (pbuf_report_late). Global, as its neighbours are. */
 __noinline int pbuf_watch_report(__u64 ring, __u32 i, __u64 except)
@@ -620,6 +618,8 @@ __noinline int pbuf_watch_held(__u64 ring, __u32 i)
 	return pbuf_held_one(pbuf_watch_at(ri, i), ring, ri->session, ri->tgid);
 }
 
+/* The watched requests of one ring: held buffers sent; how many are
+ * held. Global: verified once, whoever calls it. */
 __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 {
 	int held = 0;
