@@ -114,26 +114,24 @@ __noinline int request_waits(__u64 req, __u64 file, int fd)
  * takes no kernel pointer). */
 static __always_inline int on_wait(struct io_kiocb *req)
 {
-	/* Read as numbers (CO-RE reads): a pointer loaded straight from the
-	 * trusted argument makes 6.5+ verifiers search the kernel's whole
-	 * BTF by name, four times (is it trusted too?), ~1 ms a read. */
-	__u64 ring = (__u64)BPF_CORE_READ(req, ctx), file;
-	struct { __u64 req; } p, n = {};
+	/* Pointers read through an untrusted copy of the argument (no trust
+	 * lookups through the kernel's BTF, bpf/untrusted.bpf.h). */
+	struct io_kiocb *u = UC_UNTRUSTED(req, btf_id_io_kiocb);
+	struct { __u64 req, file; } p, n = {};
+	__u64 ring = (__u64)u->ctx;
 	int fd = -1;
 
 	if (!bpf_map_lookup_elem(&rings, &ring))
 		return 0;
-	file = (__u64)BPF_CORE_READ(req, file);
+	p.req = (__u64)req;
+	p.file = (__u64)u->file;
 	/* No file yet: the SQE's descriptor, unless a fixed-file index or
 	 * not the submitter's table (an io-wq or SQPOLL thread). */
-	if (!file && !(req_flags(req) & UC_IOSQE_FIXED_FILE) &&
+	if (!p.file && !(req_flags(req) & UC_IOSQE_FIXED_FILE) &&
 	    !(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
 		fd = req->cqe.fd;
-	/* the request itself as a plain number too: a global function
-	 * takes no kernel pointer */
-	p.req = (__u64)req;
 	bpf_probe_read_kernel(&n, sizeof(n), &p);
-	return request_waits(n.req, file, fd);
+	return request_waits(n.req, n.file, fd);
 }
 
 SEC("tp_btf/io_uring_poll_arm")

@@ -506,13 +506,13 @@ static __always_inline struct pbuf_watch *pbuf_watch_at(struct ring_info *ri, __
 
 /* Watched request @i of @ring, if it was told to hold a buffer (with
  * @match, not UC_PBUF_ANY: buffer bid << 32 | bgid, by a request other
- * than @except) and holds it no more: released. Global, as
+ * than @except) and holds it no more: released. @ri: @ring's entry. Global, as
  * pbuf_watch_held() is: verified once, not once per watch and caller
  * (the four inlined copies were a quarter of the syscall hook's
  * verification). */
-__noinline int pbuf_watch_released(__u64 ring, __u32 i, __u64 except, __u64 match)
+__noinline int pbuf_watch_released(struct ring_info *ri, __u64 ring, __u32 i,
+				   __u64 except, __u64 match)
 {
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
 	struct pbuf_watch *w;
 
 	if (!ri || i >= PBUF_WATCH)
@@ -531,8 +531,10 @@ __noinline int pbuf_watch_released(__u64 ring, __u32 i, __u64 except, __u64 matc
  * program can reach). */
 __noinline int pbuf_release_stale(__u64 ring, __u64 except, __u32 bgid, __u32 bid)
 {
-	for (__u32 i = 0; i < PBUF_WATCH; i++)
-		pbuf_watch_released(ring, i, except, bgid | (__u64)bid << 32);
+	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
+
+	for (__u32 i = 0; ri && i < PBUF_WATCH; i++)
+		pbuf_watch_released(ri, ring, i, except, bgid | (__u64)bid << 32);
 	return 0;
 }
 
@@ -595,9 +597,8 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 
 /* Watched request @i of @ring, unless it is @except, told of
  * (pbuf_report_late). Global, as its neighbours are. */
-__noinline int pbuf_watch_report(__u64 ring, __u32 i, __u64 except)
+__noinline int pbuf_watch_report(struct ring_info *ri, __u32 i, __u64 except)
 {
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
 	__u64 req;
 
 	if (!ri || i >= PBUF_WATCH)
@@ -608,11 +609,9 @@ __noinline int pbuf_watch_report(__u64 ring, __u32 i, __u64 except)
 	return 0;
 }
 
-/* pbuf_held_one() for watched request @i of @ring. */
-__noinline int pbuf_watch_held(__u64 ring, __u32 i)
+/* pbuf_held_one() for watched request @i of @ring (@ri). */
+__noinline int pbuf_watch_held(struct ring_info *ri, __u64 ring, __u32 i)
 {
-	struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
-
 	if (!ri || i >= PBUF_WATCH)
 		return 0;
 	return pbuf_held_one(pbuf_watch_at(ri, i), ring, ri->session, ri->tgid);
@@ -629,9 +628,9 @@ __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 	/* Holds that ended unused first: their buffers may be held by
 	 * another watched request now. */
 	for (__u32 i = 0; i < PBUF_WATCH; i++)
-		pbuf_watch_released(ring, i, 0, UC_PBUF_ANY);
+		pbuf_watch_released(ri, ring, i, 0, UC_PBUF_ANY);
 	for (__u32 i = 0; i < PBUF_WATCH; i++)
-		held += pbuf_watch_held(ring, i);
+		held += pbuf_watch_held(ri, ring, i);
 	return held;
 }
 
@@ -776,9 +775,9 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	pbuf_release_stale(ring, key, p.bgid, p.bid);
 	/* A copy another request of the ring could pick: those must be
 	 * known too (checker/provided_buffers.c, pickable()). */
-	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE))
+	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
 		for (__u32 i = 0; i < PBUF_WATCH; i++)
-			pbuf_watch_report(ring, i, key);
+			pbuf_watch_report(ri, i, key);
 	pbuf_send(&p, sid, tgid);
 	return 0;
 }
