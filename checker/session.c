@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -871,10 +872,18 @@ void session_stop(struct uc_session *s)
 }
 
 /* The keeper: holds the shared descriptors, and nothing else, for a while. */
-static void keeper(struct uc_session *s, long seconds)
+static void keeper(struct uc_session *s, long seconds, int ready)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	sigset_t none;
+
+	/* Listed first, then the run is told: the next run must find this
+	 * holder, even one started the moment this run exits. */
+	flock(s->shared.lock_fd, LOCK_EX);
+	shared_register(&s->shared);
+	flock(s->shared.lock_fd, LOCK_UN);
+	(void)!write(ready, "", 1);	/* failing, the run sees EOF */
+	close(ready);
 
 	/* uringcheck blocks the signals it forwards: the holder must die of
 	 * a plain kill like any process. */
@@ -904,9 +913,6 @@ static void keeper(struct uc_session *s, long seconds)
 			break;
 		lo = next + 1;
 	}
-	flock(s->shared.lock_fd, LOCK_EX);
-	shared_register(&s->shared);
-	flock(s->shared.lock_fd, LOCK_UN);
 	sleep((unsigned)seconds);
 	flock(s->shared.lock_fd, LOCK_EX);
 	shared_unregister(&s->shared);
@@ -917,6 +923,7 @@ static void keeper(struct uc_session *s, long seconds)
 
 void session_keep_warm(struct uc_session *s, long seconds)
 {
+	int ready[2];
 	pid_t pid;
 
 	if (seconds <= 0 || s->shared.lock_fd < 0 || !s->shared.nobjs)
@@ -931,14 +938,26 @@ void session_keep_warm(struct uc_session *s, long seconds)
 	unmap_store(s);
 	s->inf_keys = NULL;
 	s->inf_vals = NULL;
+	if (pipe2(ready, O_CLOEXEC))
+		return;
 	/* Twice forked: not our child, nobody's to wait for. */
 	pid = fork();
-	if (pid < 0)
-		return;
 	if (pid == 0) {
+		close(ready[0]);
 		if (fork() == 0)
-			keeper(s, seconds);
+			keeper(s, seconds, ready[1]);
 		_exit(0);
 	}
-	waitpid(pid, NULL, 0);
+	close(ready[1]);
+	if (pid > 0) {
+		struct pollfd p = { .fd = ready[0], .events = POLLIN };
+		char c;
+
+		waitpid(pid, NULL, 0);
+		/* Until the keeper is listed (or gone): a run started right
+		 * after this one exits joins it rather than loading cold. */
+		if (poll(&p, 1, 1000) > 0)
+			(void)!read(ready[0], &c, 1);
+	}
+	close(ready[0]);
 }

@@ -442,6 +442,26 @@ if want "runner: keep-warm"; then
 		fail "runner: keep-warm" "programs [$mine] joined=$joined keepers=$keepers left=$left piped=${piped_ms}ms" "$TMP/kw.err"
 	fi
 fi
+if want "runner: keep-warm: back to back"; then
+	# Not piped: the next run starts the moment the last one exits. The
+	# holder must be listed by then (the run waits for it), or the next
+	# run loads cold instead of joining.
+	n=0
+	for _ in 1 2 3 4 5 6 7 8; do
+		pkill -x uringcheck-warm 2>/dev/null
+		no_keepers
+		$UC --keep-warm=1 true
+		$UC -v --keep-warm=0 true 2>"$TMP/kwb.err"
+		grep -q 'joined the BPF programs' "$TMP/kwb.err" && n=$((n + 1))
+	done
+	pkill -x uringcheck-warm 2>/dev/null
+	no_keepers
+	if [ "$n" = 8 ]; then
+		pass "runner: keep-warm: back to back, the next run joins (8 of 8)"
+	else
+		fail "runner: keep-warm: back to back" "joined $n of 8" "$TMP/kwb.err"
+	fi
+fi
 check_status "--keep-warm over an hour is a usage error" 2 $UC --keep-warm=3601 true
 if want "runner: keep-warm holder dies of a plain kill"; then
 	no_keepers
