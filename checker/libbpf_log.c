@@ -67,3 +67,12 @@ const char *libbpf_load_cause(void)
 {
 	return load_cause[0] ? load_cause : NULL;
 }
+
+void libbpf_load_failed(const char *what, const char *release, int err, int verbose)
+{
+	const char *cause = libbpf_load_cause();
+
+	fprintf(stderr, "uringcheck: cannot load %s on kernel %s: %s%s\n", what, release,
+		cause ? cause : strerror(-err),
+		verbose >= 2 ? "" : " (-vv shows the verifier log)");
+}

@@ -607,10 +607,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	err = cold_load_programs(&s->cold, s->skel);
 	s->events_fd = early_buffer_end(&early, &s->rb);
 	if (err) {
-		fprintf(stderr, "uringcheck: cannot load the BPF programs on kernel "
-			"%s: %s%s\n", k.release,
-			libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
-			o->verbose >= 2 ? "" : " (-vv shows the verifier log)");
+		libbpf_load_failed("the BPF programs", k.release, err, o->verbose);
 		return -1;
 	}
 	return 0;

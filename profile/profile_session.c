@@ -75,10 +75,7 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	err = profile_bpf__load(s->skel);
 	core_btf_file_close(&core);
 	if (err) {
-		fprintf(stderr, "uringcheck: cannot load the profile's BPF programs on "
-			"kernel %s: %s%s\n", k.release,
-			libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
-			c->verbose >= 2 ? "" : " (-vv shows the verifier log)");
+		libbpf_load_failed("the profile's BPF programs", k.release, err, c->verbose);
 		return -1;
 	}
 	err = profile_bpf__attach(s->skel);

@@ -69,10 +69,7 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 	err = trace_bpf__load(s->skel);
 	core_btf_file_close(&core);
 	if (err) {
-		fprintf(stderr, "uringcheck: cannot load the trace's BPF programs on "
-			"kernel %s: %s%s\n", k.release,
-			libbpf_load_cause() ? libbpf_load_cause() : strerror(-err),
-			c->verbose >= 2 ? "" : " (-vv shows the verifier log)");
+		libbpf_load_failed("the trace's BPF programs", k.release, err, c->verbose);
 		return -1;
 	}
 	err = trace_bpf__attach(s->skel);
