@@ -12,9 +12,10 @@
  * Here a key lives in one of INF_WINDOW consecutive slots from its home
  * slot (two cache lines of keys); a slot is claimed and released with a
  * compare-and-swap on its key, so there is no lock and no allocation.
- * Both arrays are preallocated: inf_keys 8 bytes, inf_vals 72 bytes a
- * slot, at least twice --max-inflight slots (a window is full only when
- * sixteen neighbouring slots are taken: counted as UC_STAT_INFLIGHT_FULL).
+ * Both arrays are preallocated: 8 bytes of key (inf_keys, in chunks)
+ * and 72 of value (inf_vals) a slot, at least twice --max-inflight slots
+ * (a window is full only when sixteen neighbouring slots are taken:
+ * counted as UC_STAT_INFLIGHT_FULL).
  * Sixteen, not eight: with a quarter of the slots taken (65,536 requests
  * in flight at the default size, as liburing's poll test does) a window
  * of eight is full once in 65,000 inserts, and a request went untracked
@@ -51,13 +52,20 @@
 #define inflight_val uc_inflight	/* struct in uringcheck.h */
 
 
-/* Sizes set by user space before load (a power of two, inf_mask + 1). */
+/*
+ * Sizes set by user space before load (a power of two, inf_mask + 1).
+ * The keys come in chunks of inf_chunk_mask + 1, one array value each
+ * (UC_INF_CHUNK_MAX in uringcheck.h): a window is one lookup and sixteen
+ * loads. As an array of one key per value, each of its slots was a lookup
+ * and a NULL check, a sixth of all the instructions the verifier walked
+ * at start-up. No BTF types: the value size is set at run time.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);	/* read by user space */
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);		/* the key; 0: free */
+	__uint(max_entries, 1);			/* chunks */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u64));	/* keys a chunk * 8; 0: free */
 } inf_keys SEC(".maps");
 
 struct {
@@ -69,6 +77,25 @@ struct {
 } inf_vals SEC(".maps");
 
 const volatile __u32 inf_mask = 0;
+const volatile __u32 inf_chunk_mask = 0;	/* keys a chunk - 1 */
+const volatile __u32 inf_chunk_shift = 0;	/* log2(keys a chunk) */
+
+/* The chunk of keys that holds slot @idx. */
+static __always_inline __u64 *inf_chunk(__u32 idx)
+{
+	__u32 c = idx >> inf_chunk_shift;
+
+	return bpf_map_lookup_elem(&inf_keys, &c);
+}
+
+/* Slot @idx's key, NULL past the table. The mask is read-only data, a
+ * constant to the verifier: it bounds the offset within the chunk. */
+static __always_inline __u64 *inf_key(__u32 idx)
+{
+	__u64 *keys = inf_chunk(idx);
+
+	return keys ? &keys[idx & inf_chunk_mask] : NULL;
+}
 
 /*
  * Which regions of INF_REGION slots may hold a key: a bit each, in
@@ -120,16 +147,18 @@ static __always_inline __u32 inf_home(__u64 key)
 __noinline int inf_find(__u64 key)
 {
 	__u32 home = inf_home(key);
+	__u64 *keys = inf_chunk(home);
 
+	if (!keys)
+		return -1;
 	/* Unrolled, like the next one: with no back edge the verifier
 	 * prunes each slot's states against the last's; a loop's head made
 	 * it walk every slot of the window in every state. */
 #pragma unroll
 	for (__u32 i = 0; i < INF_WINDOW; i++) {
-		__u32 idx = (home + i) & inf_mask;
-		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+		__u32 idx = uc_inf_slot(home, i, inf_chunk_mask);
 
-		if (k && *k == key)
+		if (keys[idx & inf_chunk_mask] == key)
 			return idx;
 	}
 	return -1;
@@ -146,16 +175,17 @@ static __always_inline struct inflight_val *inf_val(int slot)
 __noinline int inf_insert(__u64 key, const struct inflight_val *v)
 {
 	__u32 home = inf_home(key);
+	__u64 *keys = inf_chunk(home);
 
-	if (!v)
+	if (!v || !keys)
 		return -1;
 #pragma unroll
 	for (__u32 i = 0; i < INF_WINDOW; i++) {
-		__u32 idx = (home + i) & inf_mask;
-		__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+		__u32 idx = uc_inf_slot(home, i, inf_chunk_mask);
+		__u64 *k = &keys[idx & inf_chunk_mask];
 		struct inflight_val *val;
 
-		if (!k || *k || __sync_val_compare_and_swap(k, 0, INF_BUSY) != 0)
+		if (*k || __sync_val_compare_and_swap(k, 0, INF_BUSY) != 0)
 			continue;
 		inf_region_mark(idx);
 		val = bpf_map_lookup_elem(&inf_vals, &idx);
@@ -170,8 +200,7 @@ __noinline int inf_insert(__u64 key, const struct inflight_val *v)
 /* Frees @slot if it still holds @key: true for the one caller that did. */
 static __always_inline bool inf_release(int slot, __u64 key)
 {
-	__u32 idx = slot;
-	__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+	__u64 *k = inf_key(slot);
 
 	return k && __sync_val_compare_and_swap(k, key, 0) == key;
 }

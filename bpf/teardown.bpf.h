@@ -97,7 +97,7 @@ static __always_inline void td_request(__u64 *key, struct inflight_val *v,
  * of start-up's verification; with the checks inlined, a third of it). */
 __noinline int td_slot(__u32 idx, struct td_ctx *td)
 {
-	__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+	__u64 *k = inf_key(idx);
 	struct inflight_val *v;
 
 	/* A freed slot keeps its old value; a busy one is being written
@@ -112,7 +112,7 @@ __noinline int td_slot(__u32 idx, struct td_ctx *td)
 /* Is slot @idx taken? Global, for the same reason. */
 __noinline int td_slot_taken(__u32 idx)
 {
-	__u64 *k = bpf_map_lookup_elem(&inf_keys, &idx);
+	__u64 *k = inf_key(idx);
 
 	return k && *k;
 }

@@ -707,7 +707,7 @@ static long chain_step(__u64 i, struct chain_walk *w)
 
 	if (!w->slot)
 		return 1;
-	k = bpf_map_lookup_elem(&inf_keys, &idx);
+	k = inf_key(idx);
 	w->slot = 0;
 	if (!k || *k <= INF_BUSY) {
 		return 1;

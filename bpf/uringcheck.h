@@ -204,10 +204,25 @@ struct uc_lost_end_key {
  */
 #define UC_INF_WINDOW	16		/* slots a key may live in from home */
 
+/*
+ * The keys are stored in chunks of up to UC_INF_CHUNK_MAX keys, one array
+ * value each (a value is at most KMALLOC_MAX_SIZE, 4 MiB), so that a
+ * window's sixteen slots are one lookup, not sixteen. A window wraps
+ * within its chunk: with one chunk (up to --max-inflight=262144) that is
+ * the whole table.
+ */
+#define UC_INF_CHUNK_MAX	(1u << 19)
+
 static inline __u32 uc_inf_home(__u64 key, __u32 mask)
 {
 	/* multiplicative hashing spreads the slab-aligned addresses */
 	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
+
+/* Slot @i of the window at @home (chunk_mask: keys a chunk - 1). */
+static inline __u32 uc_inf_slot(__u32 home, __u32 i, __u32 chunk_mask)
+{
+	return (home & ~chunk_mask) | ((home + i) & chunk_mask);
 }
 
 struct uc_inflight {

@@ -248,11 +248,16 @@ int cold_load_programs(struct cold_load *c, struct uringcheck_bpf *skel)
 		err = take_maps(c, c->second->obj);
 	if (err)
 		return err;
-	if (pthread_create(&thread, NULL, load_second, c->second))
-		return uringcheck_bpf__load(skel) ?: uringcheck_bpf__load(c->second);
-	err = uringcheck_bpf__load(skel);
-	pthread_join(thread, &ret);
-	return err ?: (int)(long)ret;
+	if (pthread_create(&thread, NULL, load_second, c->second)) {
+		err = uringcheck_bpf__load(skel) ?: uringcheck_bpf__load(c->second);
+	} else {
+		err = uringcheck_bpf__load(skel);
+		pthread_join(thread, &ret);
+		err = err ?: (int)(long)ret;
+	}
+	/* Both halves read the kernel's BTF lent by it: no longer. */
+	core_btf_file_close(&c->core);
+	return err;
 }
 
 int cold_load_attach(struct cold_load *c)

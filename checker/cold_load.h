@@ -32,8 +32,9 @@ int cold_load_open(struct cold_load *c, struct uringcheck_bpf **skel);
 /* Starts creating @skel's maps, sized and preset as configured, on a
  * thread of their own. */
 int cold_load_maps(struct cold_load *c, struct uringcheck_bpf *skel);
-/* Builds the CO-RE stand-in from the kernel's BTF (freed here) for
- * @skel's programs and the second half's. */
+/* Builds the CO-RE stand-in from the kernel's BTF for @skel's programs
+ * and the second half's, and lends them that BTF until they are loaded
+ * (core_btf.h). */
 void cold_load_core_btf(struct cold_load *c, struct btf *kernel,
 			const struct uringcheck_bpf *skel);
 /* Waits for the maps; loads @skel's programs and the second half's at

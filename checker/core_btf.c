@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE	/* memfd_create */
 #include "core_btf.h"
+#include "kernel_btf_lend.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -270,6 +271,7 @@ out:
 
 int core_btf_file_open(struct core_btf_file *f)
 {
+	f->kernel = NULL;
 	f->fd = memfd_create("uringcheck-core-btf", MFD_CLOEXEC);
 	if (f->fd < 0)
 		return -1;
@@ -298,12 +300,18 @@ int core_btf_file_fill(struct core_btf_file *f, struct btf *kern, const struct b
 	if (err)
 		err = put_btf(f, kern);
 	btf__free(core);
-	btf__free(kern);
+	f->kernel = kern;
+	kernel_btf_lend(kern);
 	return err;
 }
 
 void core_btf_file_close(struct core_btf_file *f)
 {
+	if (f->kernel) {
+		kernel_btf_lend(NULL);
+		btf__free(f->kernel);
+		f->kernel = NULL;
+	}
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;

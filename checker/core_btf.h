@@ -17,12 +17,15 @@ struct btf *core_btf_build(const struct btf *kern, const struct btf *local);
 struct core_btf_file {
 	int fd;
 	char path[32];
+	struct btf *kernel;	/* lent to libbpf until closed */
 };
 
 /* 0, or -1 with errno set. */
 int core_btf_file_open(struct core_btf_file *f);
 /* Fills @f with the stand-in for @local, or with @kern itself if that
- * cannot be built (slower, the same relocations), and frees @kern. */
+ * cannot be built (slower, the same relocations). @kern is @f's from
+ * then on: lent to libbpf's loads for their attach points and kfuncs
+ * (kernel_btf_lend.h), freed by core_btf_file_close(). */
 int core_btf_file_fill(struct core_btf_file *f, struct btf *kern, const struct btf *local);
 void core_btf_file_close(struct core_btf_file *f);
 

@@ -345,7 +345,9 @@ bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq)
 	uint32_t home;
 
 	if (!s->inf_keys && s->skel) {
-		size_t slots = bpf_map__max_entries(s->skel->maps.inf_keys);
+		const struct bpf_map *keys = s->skel->maps.inf_keys;
+		size_t chunk = bpf_map__value_size(keys) / sizeof(uint64_t);
+		size_t slots = bpf_map__max_entries(keys) * chunk;
 
 		s->inf_len[0] = page_round(slots * sizeof(uint64_t));
 		s->inf_len[1] = page_round(slots * sizeof(struct uc_inflight));
@@ -354,13 +356,14 @@ bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq)
 		s->inf_vals = map_shared(bpf_map__fd(s->skel->maps.inf_vals),
 					 s->inf_len[1], PROT_READ);
 		s->inf_mask = slots - 1;
+		s->inf_chunk_mask = chunk - 1;
 	}
 	if (!s->inf_keys || !s->inf_vals)
 		return false;
 	home = uc_inf_home(req, s->inf_mask);
 
 	for (uint32_t i = 0; i < UC_INF_WINDOW; i++) {
-		uint32_t idx = (home + i) & s->inf_mask;
+		uint32_t idx = uc_inf_slot(home, i, s->inf_chunk_mask);
 
 		if (__atomic_load_n(&s->inf_keys[idx], __ATOMIC_ACQUIRE) == req &&
 		    s->inf_vals[idx].seq == seq)
@@ -487,7 +490,10 @@ static int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb)
 /* The in-flight table's sizes (bpf/inflight.bpf.h), before creation. */
 static void set_sizes(struct uringcheck_bpf *skel, uint32_t slots)
 {
-	bpf_map__set_max_entries(skel->maps.inf_keys, slots);
+	uint32_t chunk = slots < UC_INF_CHUNK_MAX ? slots : UC_INF_CHUNK_MAX;
+
+	bpf_map__set_max_entries(skel->maps.inf_keys, slots / chunk);
+	bpf_map__set_value_size(skel->maps.inf_keys, chunk * sizeof(uint64_t));
 	bpf_map__set_max_entries(skel->maps.inf_vals, slots);
 	/* a bit per 64 slots (bpf/inflight.bpf.h) */
 	bpf_map__set_max_entries(skel->maps.inf_regions, (slots / 64 + 63) / 64);
@@ -495,6 +501,8 @@ static void set_sizes(struct uringcheck_bpf *skel, uint32_t slots)
 	 * at most the in-flight table's worth are ever waiting there. */
 	bpf_map__set_max_entries(skel->maps.lost_ends, slots);
 	skel->rodata->inf_mask = slots - 1;
+	skel->rodata->inf_chunk_mask = chunk - 1;
+	skel->rodata->inf_chunk_shift = __builtin_ctz(chunk);
 }
 
 /* What the programs are told of the kernel, and which variants load. */
@@ -563,16 +571,16 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	int err;
 
 	/*
-	 * The kernel's BTF is read three times, by the probe and by each
-	 * half's libbpf (a 5.5 MiB read, copied once more, and its
-	 * indexes). They used to get fresh pages: glibc serves blocks this
-	 * large with mmap and gives them back on free, and touching a fresh
-	 * page is the dearest part of a parse (a fault and a page clear
-	 * each, ~10 ms per parse on this VM). From the heap, and kept
-	 * there, the halves reuse the probe's pages; one arena for all
-	 * threads, or the second half's thread would get its own, fresh.
-	 * The thresholds are within the range glibc's own adaptive ones
-	 * move in (up to 32 MiB and twice that).
+	 * Large blocks from the heap, and kept there. glibc serves blocks
+	 * this large with mmap and gives them back on free, and touching a
+	 * fresh page is the dearest part of reading the kernel's BTF (a
+	 * 5.5 MiB read, copied once more, and its indexes: a fault and a
+	 * page clear each). Kept, the read's pages serve the copies and
+	 * blocks made after it (the CO-RE stand-in, each half's object);
+	 * one arena for all threads, or the second half's thread would get
+	 * its own, fresh. The thresholds are within the range glibc's own
+	 * adaptive ones move in (up to 32 MiB and twice that). The BTF
+	 * itself is read once: libbpf's loads borrow it (kernel_btf_lend.c).
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);

@@ -54,6 +54,7 @@ struct uc_session {
 	const uint64_t *inf_keys;		/* the in-flight table */
 	const struct uc_inflight *inf_vals;
 	uint32_t inf_mask;
+	uint32_t inf_chunk_mask;		/* keys a chunk - 1 */
 	size_t inf_len[2];
 	/* The stack store, mapped a window of slots at a time (session.c,
 	 * session_stack_slot) */
