@@ -34,7 +34,7 @@ BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      libprotobuf-c-dev protobuf-c-compiler make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
-	      python3-prometheus-client curl protobuf-compiler python3-protobuf
+	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
 
 CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
 		$(wildcard symbolize/*.c) \

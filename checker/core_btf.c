@@ -24,7 +24,7 @@
  */
 #define _GNU_SOURCE	/* memfd_create */
 #include "core_btf.h"
-#include "kernel_btf_lend.h"
+#include "kernel_btf.h"
 
 #include <bpf/btf.h>
 #include <errno.h>

@@ -25,7 +25,7 @@ int core_btf_file_open(struct core_btf_file *f);
 /* Fills @f with the stand-in for @local, or with @kern itself if that
  * cannot be built (slower, the same relocations). @kern is @f's from
  * then on: lent to libbpf's loads for their attach points and kfuncs
- * (kernel_btf_lend.h), freed by core_btf_file_close(). */
+ * (kernel_btf.h), freed by core_btf_file_close(). */
 int core_btf_file_fill(struct core_btf_file *f, struct btf *kern, const struct btf *local);
 void core_btf_file_close(struct core_btf_file *f);
 

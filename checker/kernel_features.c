@@ -7,6 +7,7 @@
  * kernel really has, never from its version number.
  */
 #include "kernel_features.h"
+#include "kernel_btf.h"
 #include "../reports/report.h"
 
 #include <bpf/btf.h>
@@ -174,7 +175,7 @@ int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep
 		return -1;
 	}
 	k->hz = kconfig_hz(k->release);
-	btf = parsed ? parsed : btf__load_vmlinux_btf();
+	btf = parsed ? parsed : kernel_btf_read();
 	if (!btf) {
 		snprintf(err, errlen, "cannot read the kernel's BTF "
 			 "(/sys/kernel/btf/vmlinux): %s", strerror(errno));

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel_btf.h"
 #include "libbpf_log.h"
 #include "slots.h"
 #include "uringcheck.skel.h"
@@ -538,7 +539,7 @@ static void *early_btf_read(void *arg)
 {
 	struct early_btf *e = arg;
 
-	e->btf = btf__load_vmlinux_btf();	/* NULL: the probe says why */
+	e->btf = kernel_btf_read();	/* NULL: the probe says why */
 	return NULL;
 }
 
@@ -580,7 +581,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	 * one arena for all threads, or the second half's thread would get
 	 * its own, fresh. The thresholds are within the range glibc's own
 	 * adaptive ones move in (up to 32 MiB and twice that). The BTF
-	 * itself is read once: libbpf's loads borrow it (kernel_btf_lend.c).
+	 * itself is read once: libbpf's loads borrow it (kernel_btf.c).
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);

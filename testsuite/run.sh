@@ -102,6 +102,23 @@ if want "load: CO-RE stand-in"; then
 	fi
 fi
 
+if want "load: the kernel's BTF read once"; then
+	# libbpf's loads borrow the probe's parse (checker/kernel_btf.c): a
+	# cold start, checker or profile, opens the kernel's BTF once, not once
+	# per libbpf load as well. Fails if libbpf stops calling the checker's
+	# btf__load_vmlinux_btf (say, a libbpf that binds it internally).
+	no_keepers
+	strace -f -qq -e trace=openat -o "$TMP/btf.check" $UC --keep-warm=0 true
+	strace -f -qq -e trace=openat -o "$TMP/btf.profile" $UC --profile --keep-warm=0 true 2>/dev/null
+	c=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.check")
+	p=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.profile")
+	if [ "$c" = 1 ] && [ "$p" = 1 ]; then
+		pass "load: the kernel's BTF read once per cold start (checker, profile)"
+	else
+		fail "load: the kernel's BTF read once" "opened $c times (checker), $p times (profile)"
+	fi
+fi
+
 # --- unit --------------------------------------------------------------------
 for u in .output/unit/*; do
 	[ -f "$u" ] && [ -x "$u" ] || continue
