@@ -10,7 +10,8 @@
  *
  *   maps    a thread creates every map as libbpf would (same types,
  *           sizes, flags and BTF types) while the main thread probes
- *           the kernel. Not through a libbpf load of an instance that
+ *           the kernel, and the main thread makes those left once it
+ *           has probed (wait_maps). Not through a libbpf load of an instance that
  *           loads no program: that would parse the kernel's BTF once
  *           more (the object's kfunc externs need it), ~10 ms;
  *   skel    the session's own skeleton verifies half of the programs,
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "uringcheck.skel.h"
@@ -70,6 +72,8 @@ static struct uringcheck_bpf *open_instance(struct cold_load *c)
 int cold_load_open(struct cold_load *c, struct uringcheck_bpf **skel)
 {
 	memset(c, 0, sizeof(*c));
+	c->loaded_fd = -1;
+	c->btf_fd = -1;
 	if (core_btf_file_open(&c->core))
 		return -errno;
 	*skel = open_instance(c);
@@ -105,49 +109,65 @@ static int create_like(const struct bpf_map *m, int btf_fd)
 	return fd;
 }
 
+/* Makes maps not yet taken until none is left (or one failed); run by the
+ * thread, and by the main thread once it waits for them (wait_maps). */
+static void create_some(struct cold_load *c)
+{
+	int btf_fd = __atomic_load_n(&c->btf_fd, __ATOMIC_ACQUIRE);
+
+	for (;;) {
+		int i = __atomic_fetch_add(&c->next_map, 1, __ATOMIC_RELAXED), fd;
+		const struct bpf_map *m;
+
+		if (i >= c->nr_maps || __atomic_load_n(&c->maps_err, __ATOMIC_RELAXED))
+			return;
+		m = c->maps[i];
+		/* Preset (the event buffers), or each half's own copy. */
+		if (bpf_map__fd(m) >= 0 || own_copy(m))
+			continue;
+		/* A map of maps is made only with its inner map's descriptor. */
+		fd = bpf_map__inner_map((struct bpf_map *)m) ? -EINVAL : create_like(m, btf_fd);
+		if (fd < 0) {
+			int none = 0;
+
+			__atomic_compare_exchange_n(&c->maps_err, &none, fd, false,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+			return;
+		}
+		c->map_fds[i] = fd;
+	}
+}
+
 static void *create_maps(void *arg)
 {
 	struct cold_load *c = arg;
-	const struct bpf_map *m;
-	int i = 0, btf_fd;
+	int btf_fd = bpf_btf_load(c->btf_raw, c->btf_size, NULL);
 
-	btf_fd = bpf_btf_load(c->btf_raw, c->btf_size, NULL);
 	if (btf_fd < 0) {
 		c->maps_err = -errno;
 		return NULL;
 	}
-	bpf_object__for_each_map(m, c->skel->obj) {
-		int fd;
-
-		/* Preset (the event buffers), or each half's own copy. */
-		if (bpf_map__fd(m) >= 0 || own_copy(m)) {
-			i++;
-			continue;
-		}
-		/* A map of maps is made only with its inner map's descriptor. */
-		fd = bpf_map__inner_map((struct bpf_map *)m) ? -EINVAL : create_like(m, btf_fd);
-		if (fd < 0) {
-			c->maps_err = fd;
-			break;
-		}
-		c->map_fds[i++] = fd;
-	}
-	close(btf_fd);
+	__atomic_store_n(&c->btf_fd, btf_fd, __ATOMIC_RELEASE);
+	create_some(c);
 	return NULL;
 }
 
 int cold_load_maps(struct cold_load *c, struct uringcheck_bpf *skel)
 {
-	const struct bpf_map *m;
+	struct bpf_map *m;
 	int n = 0;
 
 	bpf_object__for_each_map(m, skel->obj)
 		n++;
 	c->map_fds = malloc(n * sizeof(*c->map_fds));
-	if (!c->map_fds)
+	c->maps = malloc(n * sizeof(*c->maps));
+	if (!c->map_fds || !c->maps)
 		return -ENOMEM;
-	for (int i = 0; i < n; i++)
-		c->map_fds[i] = -1;
+	n = 0;
+	bpf_object__for_each_map(m, skel->obj) {
+		c->maps[n] = m;
+		c->map_fds[n++] = -1;
+	}
 	c->nr_maps = n;
 	c->skel = skel;
 	/* Read here: the thread must not race the main one on libbpf's
@@ -168,11 +188,20 @@ void cold_load_core_btf(struct cold_load *c, struct btf *kernel,
 	core_btf_file_fill(&c->core, kernel, bpf_object__btf(skel->obj));
 }
 
+/* The main thread gets here with the kernel probed while the thread is
+ * still making maps (the stack store, the in-flight table and the
+ * lost-ends hash alone are ~8 ms): it makes the rest beside it. */
 static int wait_maps(struct cold_load *c)
 {
-	if (c->running)
+	if (c->running) {
+		if (__atomic_load_n(&c->btf_fd, __ATOMIC_ACQUIRE) >= 0)
+			create_some(c);
 		pthread_join(c->thread, NULL);
+	}
 	c->running = false;
+	if (c->btf_fd >= 0)
+		close(c->btf_fd);
+	c->btf_fd = -1;
 	return c->maps_err;
 }
 
@@ -225,9 +254,20 @@ static int configure_second(struct bpf_object *second, struct bpf_object *skel)
 	return 0;
 }
 
+/* A half has loaded: its CPU is free for whoever waits for one. */
+static void half_loaded(struct cold_load *c)
+{
+	if (c->loaded_fd >= 0)
+		eventfd_write(c->loaded_fd, 1);
+}
+
 static void *load_second(void *arg)
 {
-	return (void *)(long)uringcheck_bpf__load(arg);
+	struct cold_load *c = arg;
+	int err = uringcheck_bpf__load(c->second);
+
+	half_loaded(c);
+	return (void *)(long)err;
 }
 
 int cold_load_programs(struct cold_load *c, struct uringcheck_bpf *skel)
@@ -248,10 +288,11 @@ int cold_load_programs(struct cold_load *c, struct uringcheck_bpf *skel)
 		err = take_maps(c, c->second->obj);
 	if (err)
 		return err;
-	if (pthread_create(&thread, NULL, load_second, c->second)) {
+	if (pthread_create(&thread, NULL, load_second, c)) {
 		err = uringcheck_bpf__load(skel) ?: uringcheck_bpf__load(c->second);
 	} else {
 		err = uringcheck_bpf__load(skel);
+		half_loaded(c);
 		pthread_join(thread, &ret);
 		err = err ?: (int)(long)ret;
 	}
@@ -279,7 +320,9 @@ void cold_load_free(struct cold_load *c)
 		if (c->map_fds[i] >= 0)
 			close(c->map_fds[i]);
 	free(c->map_fds);
+	free(c->maps);
 	c->map_fds = NULL;
+	c->maps = NULL;
 	c->nr_maps = 0;
 	/* 0 is never ours: a cold_load never opened is all zeros. */
 	if (c->core.fd > 0)

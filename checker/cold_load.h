@@ -10,6 +10,7 @@
 
 #include "core_btf.h"
 
+struct bpf_map;
 struct btf;
 struct uringcheck_bpf;
 
@@ -17,13 +18,18 @@ struct cold_load {
 	struct uringcheck_bpf *skel;	/* the session's: the first half */
 	struct uringcheck_bpf *second;	/* the programs verified beside it */
 	struct core_btf_file core;	/* the halves' CO-RE BTF (core_btf.h) */
-	int *map_fds;			/* made by the thread, in object order */
+	struct bpf_map **maps;		/* the object's, in its order */
+	int *map_fds;			/* ... made by the thread (or main) */
 	int nr_maps;
+	int next_map;			/* the next one not yet taken */
+	int btf_fd;			/* the object's BTF, for the maps' types */
 	const void *btf_raw;		/* the object's BTF, for the maps' types */
 	uint32_t btf_size;
 	pthread_t thread;
 	bool running;
 	int maps_err;
+	int loaded_fd;			/* an eventfd written to as each half
+					 * has loaded, -1: none (early_buffer.h) */
 };
 
 /* Opens @skel, the session's skeleton (half of the programs), to be

@@ -406,88 +406,6 @@ ready:
 	return session_map_truth(s);
 }
 
-/*
- * A fresh set's event buffer, made while its programs load. Putting a
- * buffer in the map-in-map waits for an RCU grace period (10-20 ms here,
- * the kernel's synchronize_rcu() after every update of one from user
- * space), which was start-up's largest wait after the verifier: a thread
- * makes the buffer and puts it in slot 0, the slot a fresh set's first
- * session always claims (slots_claim), meanwhile. The outer map is made
- * here for that, as libbpf would make it, and handed to libbpf.
- */
-struct early_buffer {
-	pthread_t thread;
-	bool started;
-	int outer;			/* session_events (libbpf's copy of it) */
-	uint32_t bytes;
-	int fd;				/* the buffer in slot 0, -1: none */
-	/* ... mapped: mapping 32 MiB twice (the ring's wrap-around view)
-	 * fills 16,384 page-table entries at once, ~5 ms */
-	struct ring_buffer *rb;
-	struct uc_session *s;		/* the records' reader */
-};
-
-static void *early_buffer_make(void *arg)
-{
-	struct early_buffer *b = arg;
-	uint32_t slot = 0;
-
-	b->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events", 0, 0, b->bytes, NULL);
-	if (b->fd >= 0 && bpf_map_update_elem(b->outer, &slot, &b->fd, BPF_ANY)) {
-		close(b->fd);
-		b->fd = -1;
-	}
-	if (b->fd >= 0)
-		b->rb = ring_buffer__new(b->fd, on_ringbuf, b->s, NULL);
-	return NULL;
-}
-
-/* Quiet on failure: the buffer is then made after the load, as before. */
-static void early_buffer_start(struct early_buffer *b, struct uc_session *s,
-			       struct uringcheck_bpf *skel, long mib)
-{
-	struct bpf_map *outer = skel->maps.session_events;
-	const struct bpf_map *inner = bpf_map__inner_map(outer);
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int fd, tmpl;
-
-	b->fd = -1;
-	b->rb = NULL;
-	b->s = s;
-	b->bytes = (uint32_t)mib << 20;
-	if (!inner)
-		return;
-	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events_tmpl", 0, 0,
-			      bpf_map__max_entries(inner), NULL);
-	if (tmpl < 0)
-		return;
-	opts.inner_map_fd = tmpl;
-	fd = bpf_map_create(bpf_map__type(outer), bpf_map__name(outer),
-			    bpf_map__key_size(outer), bpf_map__value_size(outer),
-			    bpf_map__max_entries(outer), &opts);
-	close(tmpl);
-	if (fd < 0)
-		return;
-	if (bpf_map__reuse_fd(outer, fd)) {
-		close(fd);
-		return;
-	}
-	close(fd);			/* libbpf holds its own */
-	b->outer = bpf_map__fd(outer);
-	b->started = !pthread_create(&b->thread, NULL, early_buffer_make, b);
-}
-
-/* The buffer, -1 if there is none; its mapping in *@rb, if made. */
-static int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb)
-{
-	if (!b->started)
-		return -1;
-	pthread_join(b->thread, NULL);
-	b->started = false;
-	*rb = b->rb;
-	return b->fd;
-}
-
 /* The in-flight table's sizes (bpf/inflight.bpf.h), before creation. */
 static void set_sizes(struct uringcheck_bpf *skel, uint32_t slots)
 {
@@ -559,12 +477,18 @@ static struct btf *early_btf_end(struct early_btf *e)
 	return e->btf;
 }
 
+/* The early buffer, made and mapped (early_buffer.h): the session's. */
+static void end_early_buffer(struct uc_session *s)
+{
+	s->cold.loaded_fd = -1;
+	s->events_fd = early_buffer_end(&s->early, &s->rb);
+}
+
 /* A fresh set: the maps, the kernel probe and then both halves of the
  * programs, each beside another (cold_load.c). */
 static int load_fresh(struct uc_session *s, const struct uc_options *o,
 		      uint32_t slots)
 {
-	struct early_buffer early = { .started = false };
 	struct early_btf early_btf;
 	struct uc_kernel k;
 	struct btf *kernel_btf;
@@ -596,26 +520,27 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	}
 	set_sizes(s->skel, slots);
 	/* The event buffer and the maps are made meanwhile. */
-	early_buffer_start(&early, s, s->skel, o->event_buffer_mb);
+	early_buffer_start(&s->early, s->skel, o->event_buffer_mb, on_ringbuf, s);
+	s->cold.loaded_fd = s->early.gate;
 	err = cold_load_maps(&s->cold, s->skel);
 	if (err) {
 		btf__free(early_btf_end(&early_btf));
-		s->events_fd = early_buffer_end(&early, &s->rb);
+		end_early_buffer(s);
 		fprintf(stderr, "uringcheck: cannot create the BPF maps: %s\n",
 			strerror(-err));
 		return -1;
 	}
 	if (kernel_probe_from(&k, early_btf_end(&early_btf), &kernel_btf, why, sizeof(why))) {
 		btf__free(kernel_btf);
-		s->events_fd = early_buffer_end(&early, &s->rb);
+		end_early_buffer(s);
 		fprintf(stderr, "uringcheck: %s\n", why);
 		return -1;
 	}
 	cold_load_core_btf(&s->cold, kernel_btf, s->skel);
 	set_kernel(s->skel, &k, o);
 	err = cold_load_programs(&s->cold, s->skel);
-	s->events_fd = early_buffer_end(&early, &s->rb);
 	if (err) {
+		end_early_buffer(s);
 		libbpf_load_failed("the BPF programs", k.release, err, o->verbose);
 		return -1;
 	}
@@ -666,6 +591,8 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 	if (!join) {
 		/* The sampler and uprobes are attached per instance, later. */
 		err = uringcheck_bpf__attach(skel) ?: cold_load_attach(&s->cold);
+		/* The event buffer is mapped meanwhile (early_buffer.c). */
+		end_early_buffer(s);
 		if (err) {
 			fprintf(stderr, "uringcheck: cannot attach the BPF programs "
 				"(%s)%s\n", strerror(-err),

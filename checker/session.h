@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include "uringcheck.h"
 #include "cold_load.h"
+#include "early_buffer.h"
 #include "shared.h"
 
 struct uringcheck_bpf;
@@ -29,6 +30,7 @@ typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
 struct uc_session {
 	struct uringcheck_bpf *skel;
 	struct cold_load cold;		/* a fresh set's other instances */
+	struct early_buffer early;	/* ... its event buffer, while made */
 	struct ring_buffer *rb;
 	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
 	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */
