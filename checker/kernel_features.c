@@ -36,8 +36,11 @@ struct want {
 static void want_match(struct want *w, int nw, enum want_kind kind,
 		       const char *name, int64_t got, int *left)
 {
+	/* The first character before strcmp(): most names differ there,
+	 * and half a million calls were ~2 ms of the walk. */
 	for (int i = 0; i < nw; i++)
-		if (w[i].got < 0 && w[i].kind == kind && !strcmp(w[i].name, name)) {
+		if (w[i].got < 0 && w[i].kind == kind && w[i].name[0] == name[0] &&
+		    !strcmp(w[i].name, name)) {
 			w[i].got = got;
 			(*left)--;
 		}
