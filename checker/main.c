@@ -419,11 +419,18 @@ int main(int argc, char **argv)
 	if (prof)
 		profile_beside_check(prof, &rep, &sess, rep.out, exe, tgt.pid);
 	tr_run_end(&trace_run, rep.out, tgt.pid);
-	/* What the verdict rests on. (Probed here, not at start: a run that
-	 * joined another's programs never reads the kernel's BTF.) */
-	if (report_total(&rep) && !kernel_probe(&kern, err, sizeof(err)))
-		fprintf(rep.out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
-			tgt.pid, kern.release, kernel_tier(&kern));
+	/* What the verdict rests on: as probed for a cold load, or probed
+	 * now (a run that joined another's programs never read the kernel's
+	 * BTF, and a clean run needs none of it). */
+	if (report_total(&rep)) {
+		const struct uc_kernel *k = session_kernel(&sess);
+
+		if (!k && !kernel_probe(&kern, err, sizeof(err)))
+			k = &kern;
+		if (k)
+			fprintf(rep.out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
+				tgt.pid, k->release, kernel_tier(k));
+	}
 	if (opt.json)	/* the target's own status; ours follows from findings */
 		write_json(&rep, opt.json, tgt.pid, opt.target_argv, status, &sess,
 			   &tracker);

@@ -536,6 +536,8 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 		fprintf(stderr, "uringcheck: %s\n", why);
 		return -1;
 	}
+	s->kernel = k;
+	s->kernel_known = true;
 	cold_load_core_btf(&s->cold, kernel_btf, s->skel);
 	set_kernel(s->skel, &k, o);
 	err = cold_load_programs(&s->cold, s->skel);
@@ -701,6 +703,11 @@ int session_track(struct uc_session *s, pid_t pid)
 		return -1;
 	}
 	return 0;
+}
+
+const struct uc_kernel *session_kernel(const struct uc_session *s)
+{
+	return s->kernel_known ? &s->kernel : NULL;
 }
 
 int session_fd(const struct uc_session *s)

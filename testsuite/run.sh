@@ -110,12 +110,15 @@ if want "load: the kernel's BTF read once"; then
 	no_keepers
 	strace -f -qq -e trace=openat -o "$TMP/btf.check" $UC --keep-warm=0 true
 	strace -f -qq -e trace=openat -o "$TMP/btf.profile" $UC --profile --keep-warm=0 true 2>/dev/null
+	# a run with a finding names the kernel it judged on: as probed
+	strace -f -qq -e trace=openat -o "$TMP/btf.finding" $UC --keep-warm=0 "$BIN/inj_read_read" 2>/dev/null
 	c=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.check")
 	p=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.profile")
-	if [ "$c" = 1 ] && [ "$p" = 1 ]; then
-		pass "load: the kernel's BTF read once per cold start (checker, profile)"
+	f=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.finding")
+	if [ "$c" = 1 ] && [ "$p" = 1 ] && [ "$f" = 1 ]; then
+		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding)"
 	else
-		fail "load: the kernel's BTF read once" "opened $c times (checker), $p times (profile)"
+		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding)"
 	fi
 fi
 
