@@ -80,6 +80,25 @@ static void find_wanted(const struct btf *btf, struct want *w, int nw)
 	}
 }
 
+/* @w and @extra (a loader's names, kernel_btf.h) in the same walk. */
+static void find_all(const struct btf *btf, struct want *w, int nw,
+		     struct kernel_btf_name *extra, int nextra)
+{
+	struct want all[nw + nextra];
+	int n = nw;
+
+	memcpy(all, w, nw * sizeof(*w));
+	for (int i = 0; i < nextra; i++)
+		if (extra[i].kind == BTF_KIND_TYPEDEF || extra[i].kind == BTF_KIND_FUNC)
+			all[n++] = (struct want){ extra[i].name, extra[i].kind == BTF_KIND_FUNC ?
+						  WANT_FUNC : WANT_TYPEDEF, -1 };
+	find_wanted(btf, all, n);
+	memcpy(w, all, nw * sizeof(*w));
+	for (int i = 0, j = nw; i < nextra; i++)
+		if (extra[i].kind == BTF_KIND_TYPEDEF || extra[i].kind == BTF_KIND_FUNC)
+			extra[i].id = all[j++].got;
+}
+
 /* Parameters of a raw tracepoint, from its btf_trace_<tp> typedef @id (a
  * pointer to a prototype whose first parameter is the context), -1 if
  * absent. */
@@ -129,11 +148,11 @@ static unsigned kconfig_hz(const char *release)
 
 int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen)
 {
-	return kernel_probe_from(k, NULL, keep, err, errlen);
+	return kernel_probe_from(k, NULL, keep, NULL, 0, err, errlen);
 }
 
 int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep,
-		      char *err, size_t errlen)
+		      struct kernel_btf_name *extra, int nextra, char *err, size_t errlen)
 {
 	enum {
 		W_TP_SUBMIT_REQ, W_TP_SUBMIT_SQE, W_TP_COMPLETE, W_TP_CQE_OVERFLOW,
@@ -185,7 +204,7 @@ int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep
 		return -1;
 	}
 	k->btf = true;
-	find_wanted(btf, w, W_COUNT);
+	find_all(btf, w, W_COUNT, extra, nextra);
 	/* v6.4 renamed io_uring_submit_sqe(req, force_nonblock) to
 	 * io_uring_submit_req(req). */
 	k->tp_submit_req = tp_params(btf, w[W_TP_SUBMIT_REQ].got) == 1;

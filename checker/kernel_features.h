@@ -47,9 +47,11 @@ int kernel_probe(struct uc_kernel *k, char *err, size_t errlen);
 struct btf;
 int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen);
 /* The same from @parsed, the kernel's BTF read already (taken over), or
- * read here if NULL. */
+ * read here if NULL; and @extra's ids found in the same walk over the
+ * kernel's types (kernel_btf.h). */
+struct kernel_btf_name;
 int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep,
-		      char *err, size_t errlen);
+		      struct kernel_btf_name *extra, int nextra, char *err, size_t errlen);
 void kernel_print(const struct uc_kernel *k, FILE *out);
 int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen);
 /* Sync loads (write, send) are judged: the wait hooks take the request. */

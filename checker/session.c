@@ -490,10 +490,11 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 		      uint32_t slots)
 {
 	struct early_btf early_btf;
+	struct kernel_btf_name names[32];
 	struct uc_kernel k;
 	struct btf *kernel_btf;
 	char why[256];
-	int err;
+	int err, nnames;
 
 	/*
 	 * Large blocks from the heap, and kept there. glibc serves blocks
@@ -530,7 +531,11 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 			strerror(-err));
 		return -1;
 	}
-	if (kernel_probe_from(&k, early_btf_end(&early_btf), &kernel_btf, why, sizeof(why))) {
+	/* What each half's libbpf would look up name by name, found in the
+	 * probe's walk instead (kernel_btf.c). */
+	nnames = kernel_btf_names_of(s->skel->obj, names, sizeof(names) / sizeof(names[0]));
+	if (kernel_probe_from(&k, early_btf_end(&early_btf), &kernel_btf, names, nnames,
+			      why, sizeof(why))) {
 		btf__free(kernel_btf);
 		end_early_buffer(s);
 		fprintf(stderr, "uringcheck: %s\n", why);
@@ -538,6 +543,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	}
 	s->kernel = k;
 	s->kernel_known = true;
+	kernel_btf_answers(names, nnames);
 	cold_load_core_btf(&s->cold, kernel_btf, s->skel);
 	set_kernel(s->skel, &k, o);
 	err = cold_load_programs(&s->cold, s->skel);
