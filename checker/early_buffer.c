@@ -76,7 +76,7 @@ void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel, lon
 	}
 	close(fd);			/* libbpf holds its own */
 	b->outer = bpf_map__fd(outer);
-	/* No gate, no wait: the mapping is then made as soon as it can. */
+	/* Without a gate (no eventfd) the mapping is made as soon as it can. */
 	b->gate = eventfd(0, EFD_CLOEXEC);
 	b->started = !pthread_create(&b->thread, NULL, early_buffer_make, b);
 	if (!b->started && b->gate >= 0) {

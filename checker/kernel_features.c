@@ -25,7 +25,7 @@
  * critical path. All are found in one walk instead, each at its first
  * match in type order, as btf__find_by_name_kind() would find it.
  */
-enum want_kind { WANT_ENUMERATOR, WANT_TYPEDEF, WANT_FUNC, WANT_STRUCT };
+enum want_kind { WANT_ENUMERATOR, WANT_TYPEDEF, WANT_FUNC, WANT_STRUCT, WANT_KINDS };
 
 struct want {
 	const char *name;
@@ -33,46 +33,48 @@ struct want {
 	int64_t got;		/* an enumerator's value or a type's id; -1: none */
 };
 
-static void want_match(struct want *w, int nw, enum want_kind kind,
-		       const char *name, int64_t got, int *left)
+/* @name against the wants of its kind (@k, @nk of them). */
+static void want_match(struct want **k, int nk, const char *name, int64_t got, int *left)
 {
 	/* The first character before strcmp(): most names differ there,
 	 * and half a million calls were ~2 ms of the walk. */
-	for (int i = 0; i < nw; i++)
-		if (w[i].got < 0 && w[i].kind == kind && w[i].name[0] == name[0] &&
-		    !strcmp(w[i].name, name)) {
-			w[i].got = got;
+	for (int i = 0; i < nk; i++)
+		if (k[i]->got < 0 && k[i]->name[0] == name[0] && !strcmp(k[i]->name, name)) {
+			k[i]->got = got;
 			(*left)--;
 		}
 }
 
 static void find_wanted(const struct btf *btf, struct want *w, int nw)
 {
-	int n = btf__type_cnt(btf), left = nw;
+	int n = btf__type_cnt(btf), left = nw, nk[WANT_KINDS] = { 0 };
+	struct want *k[WANT_KINDS][nw];		/* the wants of each kind */
 
-	for (int i = 0; i < nw; i++)
+	for (int i = 0; i < nw; i++) {
 		w[i].got = -1;
+		k[w[i].kind][nk[w[i].kind]++] = &w[i];
+	}
 	for (int id = 1; id < n && left > 0; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
 		switch (btf_kind(t)) {
 		case BTF_KIND_ENUM:
-			for (int i = 0; i < btf_vlen(t); i++)
-				want_match(w, nw, WANT_ENUMERATOR,
+			for (int i = 0; nk[WANT_ENUMERATOR] && i < btf_vlen(t); i++)
+				want_match(k[WANT_ENUMERATOR], nk[WANT_ENUMERATOR],
 					   btf__name_by_offset(btf, btf_enum(t)[i].name_off),
 					   btf_enum(t)[i].val, &left);
 			break;
 		case BTF_KIND_TYPEDEF:
-			want_match(w, nw, WANT_TYPEDEF, btf__name_by_offset(btf, t->name_off),
-				   id, &left);
+			want_match(k[WANT_TYPEDEF], nk[WANT_TYPEDEF],
+				   btf__name_by_offset(btf, t->name_off), id, &left);
 			break;
 		case BTF_KIND_FUNC:
-			want_match(w, nw, WANT_FUNC, btf__name_by_offset(btf, t->name_off),
-				   id, &left);
+			want_match(k[WANT_FUNC], nk[WANT_FUNC],
+				   btf__name_by_offset(btf, t->name_off), id, &left);
 			break;
 		case BTF_KIND_STRUCT:
-			want_match(w, nw, WANT_STRUCT, btf__name_by_offset(btf, t->name_off),
-				   id, &left);
+			want_match(k[WANT_STRUCT], nk[WANT_STRUCT],
+				   btf__name_by_offset(btf, t->name_off), id, &left);
 			break;
 		default:
 			break;
