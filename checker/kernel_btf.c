@@ -126,14 +126,24 @@ static struct btf *read_mapped(void)
 	return btf;
 }
 
-/* libbpf's own definition, the one this file's hides. */
+/* libbpf's own definition of @name, the one this file's hides (looked
+ * up once into *@cache). */
+static void *libbpf_own(void **cache, const char *name)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+
+	if (!f) {
+		f = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
 static struct btf *libbpf_read(void)
 {
-	static struct btf *(*own)(void);
+	static void *cache;
+	struct btf *(*own)(void) = libbpf_own(&cache, "btf__load_vmlinux_btf");
 
-	if (!__atomic_load_n(&own, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&own, dlsym(RTLD_NEXT, "btf__load_vmlinux_btf"),
-				 __ATOMIC_RELEASE);
 	return own ? own() : NULL;
 }
 
@@ -146,7 +156,8 @@ struct btf *kernel_btf_read(void)
 
 __s32 btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind)
 {
-	static __s32 (*libbpf_find)(const struct btf *, const char *, __u32);
+	static void *cache;
+	__s32 (*libbpf_find)(const struct btf *, const char *, __u32);
 	const struct btf *base = __atomic_load_n(&lent, __ATOMIC_ACQUIRE);
 
 	if (base && btf && name && (btf == base || btf__base_btf(btf) == base))
@@ -158,9 +169,7 @@ __s32 btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind
 			errno = ENOENT;
 			return -ENOENT;
 		}
-	if (!__atomic_load_n(&libbpf_find, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&libbpf_find, dlsym(RTLD_NEXT, "btf__find_by_name_kind"),
-				 __ATOMIC_RELEASE);
+	libbpf_find = libbpf_own(&cache, "btf__find_by_name_kind");
 	if (!libbpf_find) {
 		errno = ENOSYS;
 		return -ENOSYS;
