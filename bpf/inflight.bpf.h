@@ -57,8 +57,9 @@
  * The keys come in chunks of inf_chunk_mask + 1, one array value each
  * (UC_INF_CHUNK_MAX in uringcheck.h): a window is one lookup and sixteen
  * loads. As an array of one key per value, each of its slots was a lookup
- * and a NULL check, a sixth of all the instructions the verifier walked
- * at start-up. No BTF types: the value size is set at run time.
+ * and a NULL check (~500 of the ~32,700 instructions verified at a cold
+ * start, and up to sixteen lookups per insert or find at run time). No
+ * BTF types: the value size is set at run time.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

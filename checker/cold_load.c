@@ -11,9 +11,10 @@
  *   maps    a thread creates every map as libbpf would (same types,
  *           sizes, flags and BTF types) while the main thread probes
  *           the kernel, and the main thread makes those left once it
- *           has probed (wait_maps). Not through a libbpf load of an instance that
- *           loads no program: that would parse the kernel's BTF once
- *           more (the object's kfunc externs need it), ~10 ms;
+ *           has probed (wait_maps). Not through a libbpf load of an
+ *           instance that loads no program: a third libbpf load (its
+ *           externs, its object's BTF, ~10 ms before kernel_btf.c lent
+ *           the kernel's BTF) costs more than making them directly;
  *   skel    the session's own skeleton verifies half of the programs,
  *   second  a second instance the other half, on a thread, at the same
  *           time. Both take every map from the thread
