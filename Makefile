@@ -24,7 +24,7 @@ CC        ?= cc
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11
-CPPFLAGS  += -I$(OUTPUT) -I$(OUTPUT)/trace -Ibpf -Ichecker -Ireports -Iprofile -Itrace
+CPPFLAGS  += -I$(OUTPUT) -I$(OUTPUT)/trace -Ibpf -Irun -Ilib -Iload -Ichecker -Ireports -Iprofile -Itrace
 LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lprotobuf-c -ldl -lpthread
 PREFIX    ?= /usr/local
 
@@ -36,7 +36,7 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
 
-CHECKER_SRCS := $(wildcard checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
+CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
 		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
 		$(addprefix trace/,trace_session.c trace_run.c timeline.c pb_stream.c events_export.c)
@@ -53,7 +53,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
 all: uringcheck $(EXAMPLES) $(TESTPROGS) $(UNITTESTS)
 
-$(OUTPUT) $(OUTPUT)/checker $(OUTPUT)/reports $(OUTPUT)/symbolize $(OUTPUT)/profile $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
+$(OUTPUT) $(OUTPUT)/examples $(OUTPUT)/tests $(OUTPUT)/unit:
 	@mkdir -p $@
 
 # CO-RE: the programs are compiled against this machine's kernel types and
@@ -101,17 +101,10 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 
 # Header dependencies come from the compiler (-MMD): a header changed in
 # reports/ (say, a new kind that resizes struct uc_report) rebuilds every
-# object that includes it, whichever folder it is in.
-$(OUTPUT)/checker/%.o: checker/%.c checker/options.def $(OUTPUT)/uringcheck.skel.h \
-		$(OUTPUT)/trace.skel.h $(OUTPUT)/profile.skel.h | $(OUTPUT)/checker
-	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-
-# reports/kinds/: one builder per hazard kind (reports/finding.h).
-$(OUTPUT)/reports/%.o: reports/%.c | $(OUTPUT)/reports
-	$(call msg,CC,$@)
-	@mkdir -p $(@D)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+# object that includes it, whichever folder it is in. The generated
+# headers (skeletons, protobuf-c) are made before the first compile.
+GENERATED_HEADERS := $(OUTPUT)/uringcheck.skel.h $(OUTPUT)/trace.skel.h \
+		     $(OUTPUT)/profile.skel.h $(OUTPUT)/trace/uringcheck_perfetto.pb-c.h
 
 # The Perfetto trace format (trace/uringcheck_perfetto.proto), through
 # Debian's protobuf-c: generated here, never committed.
@@ -124,16 +117,10 @@ $(OUTPUT)/trace/uringcheck_perfetto.pb-c.c $(OUTPUT)/trace/uringcheck_perfetto.p
 $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o: $(OUTPUT)/trace/uringcheck_perfetto.pb-c.c
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) -O2 -g -c $< -o $@
-$(OUTPUT)/trace/%.o: trace/%.c $(OUTPUT)/trace.skel.h $(OUTPUT)/trace/uringcheck_perfetto.pb-c.h | $(OUTPUT)/trace
-	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/profile/%.o: profile/%.c $(OUTPUT)/profile.skel.h | $(OUTPUT)/profile
+$(OUTPUT)/%.o: %.c | $(GENERATED_HEADERS)
 	$(call msg,CC,$@)
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-
-$(OUTPUT)/symbolize/%.o: symbolize/%.c | $(OUTPUT)/symbolize
-	$(call msg,CC,$@)
+	@mkdir -p $(@D)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(CHECKER_OBJS:.o=.d)
@@ -157,7 +144,7 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
 
 # Findings of a rule that is not a hazard kind, in every format.
-REPORT_SRCS := $(wildcard reports/*.c) $(wildcard reports/kinds/*.c)
+REPORT_SRCS := $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) lib/opcode_names.c
 $(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
 		$(wildcard reports/*.h) $(wildcard reports/kinds/*.h) | $(OUTPUT)/unit
 	$(call msg,CC,$@)

@@ -34,7 +34,7 @@
 #define __PROVIDED_BUFFERS_BPF_H
 
 /* REQ_F_* and IOBL_* live in anonymous enums: user space reads their
- * values from the kernel's BTF (checker/kernel_features.c). */
+ * values from the kernel's BTF (load/kernel_features.c). */
 const volatile __u64 req_buffer_selected = 0;	/* REQ_F_BUFFER_SELECTED */
 const volatile __u64 req_buffer_ring = 0;	/* REQ_F_BUFFER_RING */
 /* REQ_F_BUFFERS_COMMIT: picked, not yet taken from the ring; 0 before it

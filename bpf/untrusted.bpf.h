@@ -19,7 +19,7 @@
 
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 
-/* The kernel's BTF ids of the types cast (checker/kernel_features.c);
+/* The kernel's BTF ids of the types cast (load/kernel_features.c);
  * 0 where there is no bpf_rdonly_cast. */
 const volatile __u32 btf_id_io_kiocb = 0;
 const volatile __u32 btf_id_io_ring_ctx = 0;

@@ -266,7 +266,7 @@ static __always_inline void *ev_reserve(__u32 sid, __u64 size, __u32 type)
  * Waking the reader. A forced wake-up is an interrupt in the thread that
  * produced the record (an irq_work self-IPI, costly in a VM), so the
  * reader is woken only when it is asleep: it sets reader_sleeping before
- * an idle wait (20 ms at most, checker/main.c) and polls every
+ * an idle wait (20 ms at most, run/main.c) and polls every
  * millisecond while events keep coming. The first record produced while
  * it sleeps wakes it, once; every other record is committed without a
  * wake-up. (Per-record and per-threshold policies woke it again and

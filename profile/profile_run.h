@@ -3,7 +3,7 @@
  * A profile run: the BPF session, the once-a-second reading (per-second
  * volume, io-wq threads, the -i table), /metrics, and the final report
  * with the doctor. Used alone (profile_main) or beside the checker
- * (checker/main.c calls begin/follow/tick/end).
+ * (run/main.c calls begin/follow/tick/end).
  */
 #ifndef UC_PF_RUN_H
 #define UC_PF_RUN_H

@@ -51,7 +51,7 @@ fail() {
 }
 want() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
 # The kinds that fail a run by default, from the option's own default.
-FAIL_KINDS=$(grep -oE '"fail-on", "[^"]*"' checker/options.def | cut -d'"' -f4)
+FAIL_KINDS=$(grep -oE '"fail-on", "[^"]*"' lib/options.def | cut -d'"' -f4)
 
 # Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
 # to reap), and a wait until those earlier tests left have expired (1 s by
@@ -76,7 +76,7 @@ if want load; then
 fi
 if want "load: CO-RE stand-in"; then
 	# A fresh set relocates against a stand-in for the kernel's BTF
-	# (checker/core_btf.c). Loaded both ways, every program must come
+	# (load/core_btf.c). Loaded both ways, every program must come
 	# out the same: same name, same tag (a hash of the relocated
 	# instructions), for the checker's and the profile's objects.
 	tags() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^(uc|pf)_/ {print $4, $6}' | sort; }
@@ -103,7 +103,7 @@ if want "load: CO-RE stand-in"; then
 fi
 
 if want "load: the kernel's BTF read once"; then
-	# libbpf's loads borrow the probe's parse (checker/kernel_btf.c): a
+	# libbpf's loads borrow the probe's parse (load/kernel_btf.c): a
 	# cold start, checker or profile, opens the kernel's BTF once, not once
 	# per libbpf load as well. Fails if libbpf stops calling the checker's
 	# btf__load_vmlinux_btf (say, a libbpf that binds it internally).

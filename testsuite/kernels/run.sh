@@ -16,7 +16,7 @@ failed=0
 pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
 fail() { failed=$((failed + 1)); printf 'FAIL  %s: %s\n' "$1" "$2"; }
 # The kinds that fail a run by default, from the option's own default.
-FAIL_KINDS=$(grep -oE '"fail-on", "[^"]*"' checker/options.def | cut -d'"' -f4)
+FAIL_KINDS=$(grep -oE '"fail-on", "[^"]*"' lib/options.def | cut -d'"' -f4)
 
 testsuite/kernels/fetch.sh $KERNELS || { echo "0 passed, 1 failed"; exit 1; }
 
