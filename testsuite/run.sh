@@ -8,6 +8,8 @@
 # Sections:
 #   load      every BPF program loads and attaches on this kernel
 #   unit      data structures against brute-force models
+#   golden    a fixed set of cases: text, JSON and SARIF byte for byte
+#             as recorded (testsuite/golden/tests.sh)
 #   cases     testsuite/cases/*.c: each file's first line declares
 #             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
 #                [options=--opt=v,...] [timeout=S] [match="ERE"] [status=N] */
@@ -216,6 +218,9 @@ if want "cases in parallel"; then
 		fail "cases in parallel" "$nfail of ${#CASES[@]} cases wrong (or missing)" "$TMP/par.fails"
 	fi
 fi
+
+# --- golden: the check mode's text, JSON and SARIF as recorded ---------------
+. testsuite/golden/tests.sh
 
 # --- runner ------------------------------------------------------------------
 # check NAME EXPECTED_STATUS CMD...: the status and, on failure, stderr.
