@@ -7,6 +7,7 @@ everything else (kinds, sizes, opcodes, frames, wording) stays.
 
     normalize.py FILE   prints the normalized text
 """
+import os
 import re
 import sys
 
@@ -27,7 +28,8 @@ text = re.sub(r'"(\w*_(ns|ms|us|s)|duration\w*|time\w*|timestamp)":\s*[\d.]+', r
 text = re.sub(r'"startTimeUtc": "[^"]*"|"endTimeUtc": "[^"]*"', '"time": T', text)
 # the running kernel's name (its tier stays)
 text = re.sub(r"kernel [^ :]+: ", "kernel K: ", text)
-# the tree the test runs from, and /tmp names
+# the tree the test runs from (any checkout), and /tmp names
+text = text.replace(os.getcwd().rstrip("/") + "/", "/TREE/")
 text = re.sub(r"/tmp/[\w./-]+", "/tmp/X", text)
 text = re.sub(r"file://[^\"]*?/(testsuite|examples)/", r"file:///TREE/\1/", text)
 sys.stdout.write(text)
