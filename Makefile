@@ -39,7 +39,7 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
 		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
-		$(addprefix trace/,trace_session.c trace_run.c timeline.c pb_stream.c events_export.c)
+		$(wildcard trace/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))

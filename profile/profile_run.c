@@ -20,6 +20,7 @@
 #include "trace_run.h"
 #include "report.h"
 #include "version.h"
+#include "xalloc.h"
 
 static uint64_t now_ns(void)
 {
@@ -199,8 +200,11 @@ void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int 
 	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;
 	/* the last partial second counts too: a short run has one */
 	second(r, &r->final);
-	for (int i = 0; hazards && i < nhazards && i < 16; i++)
-		r->facts.hazards[r->facts.nhazards++] = hazards[i];
+	if (hazards && nhazards > 0) {
+		r->facts.hazards = xcalloc((size_t)nhazards, sizeof(*hazards));
+		memcpy(r->facts.hazards, hazards, (size_t)nhazards * sizeof(*hazards));
+		r->facts.nhazards = nhazards;
+	}
 	r->facts.checked = hazards != NULL;
 	r->facts.check_events_lost = check_events_lost;
 	doctor_run(&r->final, &r->facts, &r->verdicts, &r->nverdicts);
@@ -240,8 +244,6 @@ void pf_run_free(struct pf_run *r)
 	pthread_mutex_destroy(&r->lock);
 }
 
-/* ---- the profile alone ---------------------------------------------------- */
-
 void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid)
 {
 	for (size_t i = 0; i < r->nverdicts; i++) {
@@ -252,154 +254,4 @@ void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid)
 	}
 	json_object_put(rep->profile_json);
 	rep->profile_json = pf_run_json(r);
-}
-
-/* The profile alone: its verdicts told as findings (text on @log, and
- * --json, --sarif: the documents of docs/json.md and docs/sarif.md with
- * the "profile" member). */
-static void tell(struct pf_run *r, const struct uc_options *o, FILE *log, pid_t pid,
-		 int status)
-{
-	struct uc_report rep;
-	FILE *f;
-
-	report_init(&rep, log, 100, 0);
-	rep.want_sarif = o->sarif != NULL;
-	rep.want_json = o->json != NULL || rep.want_sarif;
-	rep.mode = "profile";
-	rep.attached = o->all ? 2 : o->pid ? 1 : 0;
-	rep.srcroot = o->srcroot;
-	pf_run_to_report(r, &rep, pid);
-	if (o->json && (f = open_log(o->json, pid))) {
-		report_write_json(&rep, f, UC_VERSION, pid, o->target_argv, status, NULL, 0);
-		fclose(f);
-	}
-	if (o->sarif && (f = open_log(o->sarif, pid))) {
-		report_write_sarif(&rep, f, UC_VERSION);
-		fclose(f);
-	}
-	report_free(&rep);
-}
-
-static int pidfd_of(pid_t pid)
-{
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-}
-
-int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
-		 const sigset_t *saved, int sigfd, const char *exe)
-{
-	struct pf_run r;
-	struct tr_run trace;
-	struct uc_target tgt = { .pid = 0 };
-	FILE *log = stderr;
-	pid_t pid = (pid_t)o->pid;
-	int status = 0, pidfd = -1, e;
-	uint64_t deadline = 0;
-	char what[512];
-
-	if (pid) {
-		pidfd = pidfd_of(pid);
-		if (pidfd < 0) {
-			fprintf(stderr, "uringcheck: -p %d: %s\n", pid, errno == ESRCH ?
-				"no such process" : strerror(errno));
-			return UC_EXIT_NOT_FOUND;
-		}
-	}
-	if (o->log_file) {
-		log = open_log(o->log_file, pid ? pid : getpid());
-		if (!log)
-			return UC_EXIT_TOOL_ERROR;
-	}
-	if (pf_run_begin(&r, o, log))
-		return UC_EXIT_TOOL_ERROR;
-	if (tr_run_begin(&trace, o)) {
-		pf_run_free(&r);
-		return UC_EXIT_TOOL_ERROR;
-	}
-	if (o->all) {
-		snprintf(what, sizeof(what), "every process");
-	} else if (pid) {
-		if (pf_run_follow(&r, pid) || tr_run_follow(&trace, pid)) {
-			tr_run_end(&trace, log, pid);
-			pf_run_free(&r);
-			return UC_EXIT_TOOL_ERROR;
-		}
-		snprintf(what, sizeof(what), "pid %d (attached)", pid);
-	} else {
-		if (target_spawn(&tgt, o->target_argv, ra, saved) ||
-		    pf_run_follow(&r, tgt.pid) || tr_run_follow(&trace, tgt.pid)) {
-			if (tgt.pid) {
-				kill(tgt.pid, SIGKILL);
-				target_reap(&tgt);
-			}
-			pf_run_free(&r);
-			return UC_EXIT_TOOL_ERROR;
-		}
-		e = target_release(&tgt);
-		if (e) {
-			fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
-				o->target_argv[0], strerror(e));
-			target_reap(&tgt);
-			pf_run_free(&r);
-			return UC_EXIT_NOT_FOUND;
-		}
-		pid = tgt.pid;
-		pidfd = tgt.pidfd;
-		snprintf(what, sizeof(what), "%s (pid %d)", exe, pid);
-	}
-	if (o->duration)
-		deadline = r.start_ns + (uint64_t)o->duration * 1000000000ull;
-
-	for (;;) {
-		struct pollfd p[2] = { { .fd = sigfd, .events = POLLIN },
-				       { .fd = pidfd, .events = POLLIN } };
-		int wait = pf_run_tick(&r), stop = 0;
-
-		tr_run_drain(&trace);
-		if (trace.active && wait > 10)
-			wait = 10;	/* records keep coming: read them often */
-
-		if (deadline) {
-			uint64_t t = now_ns();
-
-			if (t >= deadline)
-				break;
-			if ((deadline - t) / 1000000 + 1 < (uint64_t)wait)
-				wait = (int)((deadline - t) / 1000000) + 1;
-		}
-		if (poll(p, pidfd >= 0 ? 2 : 1, wait) < 0 && errno != EINTR)
-			break;
-		if (p[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-				if (tgt.pid) {
-					/* as in check mode: the terminal's signal
-					 * reached the target already */
-					if (si.ssi_code != SI_KERNEL)
-						kill(tgt.pid, si.ssi_signo);
-				} else if (si.ssi_signo != SIGUSR1 && si.ssi_signo != SIGUSR2) {
-					stop = 1;	/* attached: Ctrl-C ends the profile */
-				}
-			}
-		}
-		if (pidfd >= 0 && (p[1].revents & POLLIN))
-			stop = 1;
-		if (stop)
-			break;
-	}
-	pf_run_finish(&r, NULL, 0, 0);
-	if (tgt.pid)
-		status = target_reap(&tgt);
-	else if (pidfd >= 0)
-		close(pidfd);
-	tr_run_end(&trace, log, pid);
-	pf_run_report(&r, log, what);
-	tell(&r, o, log, pid, status);
-	pf_run_free(&r);
-	if (log != stderr)
-		fclose(log);
-	/* A profile never fails a run: the program's own status. */
-	return tgt.pid ? status : 0;
 }

@@ -2,8 +2,7 @@
 /*
  * A profile run: the BPF session, the once-a-second reading (per-second
  * volume, io-wq threads, the -i table), /metrics, and the final report
- * with the doctor. Used alone (profile_main) or beside the checker
- * (run/main.c calls begin/follow/tick/end).
+ * with the doctor. The run loop drives it through profile_mode.c.
  */
 #ifndef UC_PF_RUN_H
 #define UC_PF_RUN_H
@@ -19,7 +18,6 @@
 #include "run_facts.h"
 
 struct uc_options;
-struct uc_run_as;
 
 struct pf_run {
 	struct pf_session sess;
@@ -55,10 +53,5 @@ json_object *pf_run_findings_json(struct pf_run *r);
 struct uc_report;
 void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid);
 void pf_run_free(struct pf_run *r);
-
-/* uringcheck --profile without --check, and -p/-a. Returns the exit
- * status. Signals in @fwd are blocked and readable on @sigfd. */
-int profile_main(const struct uc_options *o, const struct uc_run_as *ra,
-		 const sigset_t *saved, int sigfd, const char *exe);
 
 #endif

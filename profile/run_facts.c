@@ -62,5 +62,6 @@ void pf_run_facts_free(struct pf_run_facts *f)
 	free(f->submits_per_s);
 	free(f->completes_per_s);
 	free(f->peaks);
+	free(f->hazards);
 	memset(f, 0, sizeof(*f));
 }

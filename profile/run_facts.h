@@ -37,7 +37,7 @@ struct pf_run_facts {
 	size_t npeaks;
 	/* the checker, when --check ran with --profile */
 	bool checked;
-	struct pf_hazard_count hazards[16];
+	struct pf_hazard_count *hazards;	/* one per kind, however many */
 	int nhazards;
 	uint64_t check_events_lost;
 };

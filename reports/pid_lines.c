@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 struct pid_lines {
@@ -80,7 +81,7 @@ static int pl_close(void *cookie)
 	return 0;
 }
 
-FILE *pid_lines_open(FILE *out)
+FILE *pid_lines_open(FILE *out, int pid)
 {
 	cookie_io_functions_t io = { .write = pl_write, .close = pl_close };
 	struct pid_lines *p = calloc(1, sizeof(*p));
@@ -89,6 +90,8 @@ FILE *pid_lines_open(FILE *out)
 	if (!p)
 		return out;
 	p->out = out;
+	if (pid > 0)
+		snprintf(p->prefix, sizeof(p->prefix), "==%d==", pid);
 	f = fopencookie(p, "w", io);
 	if (!f) {
 		free(p);

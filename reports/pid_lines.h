@@ -15,7 +15,8 @@
 
 #include <stdio.h>
 
-/* A stream writing to @out as above; @out is not closed with it. */
-FILE *pid_lines_open(FILE *out);
+/* A stream writing to @out as above; @out is not closed with it. Lines
+ * before the first "==PID==" header get @pid's prefix (0: none). */
+FILE *pid_lines_open(FILE *out, int pid);
 
 #endif

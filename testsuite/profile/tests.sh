@@ -39,7 +39,7 @@ profile_case() {
 	fi
 	kinds=$(doctor_kinds "$TMP/pf.$name.json" 2>>"$TMP/pf.$name.out")
 	[ "$expect" = clean ] && expect=""
-	if [ "$kinds" = "$expect" ] && grep -q "^doctor: [0-9]* finding" "$TMP/pf.$name.out" &&
+	if [ "$kinds" = "$expect" ] && grep -qE "^==[0-9]+==doctor: [0-9]+ finding" "$TMP/pf.$name.out" &&
 	   { [ -z "$expect" ] || grep -q "uringcheck: doctor: $expect: " "$TMP/pf.$name.out"; }; then
 		pass "profile: $name: ${expect:-nothing} judged"
 	else
@@ -153,7 +153,7 @@ fi
 if want "profile: live"; then
 	$UC --profile -i 1 "$PBIN/nop_loop" 2 >"$TMP/live.out" 2>&1
 	if grep -Eq '^ +1\.0s NOP +[0-9]{4,}' "$TMP/live.out" &&
-	   grep -q '^uringcheck profile:' "$TMP/live.out"; then
+	   grep -qE '^==[0-9]+==uringcheck profile:' "$TMP/live.out"; then
 		pass "profile: -i 1 prints a live row per second, then the report"
 	else
 		fail "profile: -i" "no live NOP row" "$TMP/live.out"
@@ -222,6 +222,29 @@ assert res["ruleId"] == "batching" and rules[res["ruleIndex"]] == "batching", (r
 assert res["level"] == "note"' "$TMP/d.sarif" >"$TMP/ds.out" 2>&1; then
 		pass "profile: the doctor's findings are SARIF results with their rules"
 	else fail "profile: SARIF" "see below" "$TMP/ds.out"; fi
+fi
+
+# The profile alone reports as the checker does (one run loop): every
+# line with its ==PID==, --max-reports, --srcroot and its default.
+if want "profile: alone"; then
+	$UC --profile --max-reports=0 --sarif="$TMP/pa.sarif" "$PBIN/inj_batching" \
+		>"$TMP/pa.out" 2>&1
+	$UC --profile --srcroot=/tmp --sarif="$TMP/pb.sarif" "$PBIN/inj_batching" \
+		>"$TMP/pb.out" 2>&1
+	unprefixed=$(grep -cvE '^(==[0-9]+==|$)' "$TMP/pa.out")
+	if [ "$unprefixed" = 0 ] &&
+	   grep -qE '^==[0-9]+==uringcheck: 1 of them not shown \(--max-reports=0\)' "$TMP/pa.out" &&
+	   ! grep -q 'NOTE: uringcheck: doctor: batching' "$TMP/pa.out" &&
+	   grep -q 'NOTE: uringcheck: doctor: batching' "$TMP/pb.out" &&
+	   $PY -c 'import json, os, sys
+base = lambda f: json.load(open(f))["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+assert base(sys.argv[1]) == "file://" + os.getcwd() + "/", base(sys.argv[1])
+assert base(sys.argv[2]) == "file:///tmp/", base(sys.argv[2])' "$TMP/pa.sarif" "$TMP/pb.sarif" \
+		>>"$TMP/pa.out" 2>&1; then
+		pass "profile: alone: ==PID== on every line, --max-reports and --srcroot honoured"
+	else
+		fail "profile: alone" "$unprefixed lines without ==PID==, or --max-reports/--srcroot ignored" "$TMP/pa.out"
+	fi
 fi
 
 # Bad input: a clear error and the usage status, or the not-found status.

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The check mode as the run loop sees it (lib/mode.h): its BPF session
+ * (session.c) feeds the tracker (tracker.c), which judges every request
+ * and reports into the run's report; at the end, what was lost and the
+ * kernel the verdicts rest on.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_features.h"
+#include "liburing_probes.h"
+#include "mode.h"
+#include "options.h"
+#include "session.h"
+#include "tracker.h"
+#include "xalloc.h"
+#include "../reports/report.h"
+
+struct check_mode {
+	struct uc_session sess;
+	struct uc_tracker tracker;
+	bool started;
+	bool busy;			/* the last drain found events */
+	bool keep_warm;			/* the run ended: the programs may stay */
+	pid_t pid;
+};
+
+static const char *const stat_names[UC_STAT__COUNT] = {
+	[UC_STAT_RINGBUF_LOST] = "events lost: event buffer full (raise --event-buffer)",
+	[UC_STAT_INFLIGHT_FULL] = "requests not tracked: in-flight table full (raise --max-inflight)",
+	[UC_STAT_IOVECS_TRUNC] = "vectored requests with more than 1024 iovecs (the rest not checked)",
+	[UC_STAT_IOVEC_FAULT] = "iovec arrays or msghdrs the kernel side could not read (not checked)",
+	[UC_STAT_WALK_TRUNC] = "free-request lists longer than read at a teardown (a request that finished without a CQE may be listed as left in flight)",
+	[UC_STAT_RINGS_FULL] = "rings not tracked: ring table full",
+	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
+	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
+};
+
+/* The counters behind the loss warnings, for --json (stable names). */
+static const char *const json_names[UC_STAT__COUNT] = {
+	[UC_STAT_RINGBUF_LOST] = "events_lost",
+	[UC_STAT_INFLIGHT_FULL] = "requests_untracked",
+	[UC_STAT_IOVECS_TRUNC] = "iovecs_truncated",
+	[UC_STAT_IOVEC_FAULT] = "iovecs_unreadable",
+	[UC_STAT_WALK_TRUNC] = "list_walks_truncated",
+	[UC_STAT_RINGS_FULL] = "rings_untracked",
+	[UC_STAT_PROCS_FULL] = "processes_unfollowed",
+	[UC_STAT_DROPPED_TRUNC] = "teardown_records_lost",
+	[UC_STAT_SUBMITS] = "requests_submitted",
+	[UC_STAT_DONES] = "requests_finished",
+	[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
+	[UC_STAT_TASK_STORAGE] = "task_storage_unavailable",
+};
+
+static const struct uc_stack *stack_slot(void *sess, uint32_t index)
+{
+	return session_stack_slot(sess, index);
+}
+
+static void on_event(void *arg, const void *data, size_t size)
+{
+	tracker_event(arg, data, size);
+}
+
+static int check_begin(void **state, struct uc_run *run)
+{
+	const struct uc_options *o = run->opt;
+	struct check_mode *c = xcalloc(1, sizeof(*c));
+
+	*state = c;
+	tracker_init(&c->tracker, run->rep);
+	c->tracker.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
+	if (session_start(&c->sess, o, on_event, &c->tracker))
+		return -1;
+	c->started = true;
+	c->tracker.ev.sess = &c->sess;	/* judge against its kernel side */
+	stacks_attach_store(&c->tracker.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	if (o->liburing_uprobes) {
+		if (!o->reap_lag_ms)
+			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
+				"with --reap-lag-ms=0\n");
+		else
+			liburing_probes_attach(&c->sess, run->exe, stderr);
+	}
+	return 0;
+}
+
+static int check_follow(void *state, pid_t pid)
+{
+	struct check_mode *c = state;
+
+	c->pid = pid;
+	return session_track(&c->sess, pid);
+}
+
+static int check_fd(void *state)
+{
+	return session_fd(&((struct check_mode *)state)->sess);
+}
+
+/*
+ * While events keep coming, poll every millisecond: the kernel side does
+ * not wake a reader that is awake (each wake-up is an interrupt in the
+ * target's thread). Before an idle wait, ask to be woken by the next
+ * event (20 ms at most).
+ */
+static int check_tick(void *state)
+{
+	struct check_mode *c = state;
+
+	if (!c->busy && session_sleep_begins(&c->sess) > 0)
+		c->busy = true;
+	return c->busy ? 1 : 20;
+}
+
+static int check_drain(void *state)
+{
+	struct check_mode *c = state;
+
+	c->busy = session_drain(&c->sess) > 0;
+	return c->busy;
+}
+
+static void check_finish(void *state, struct uc_run *run)
+{
+	struct check_mode *c = state;
+	uint64_t v[UC_STAT__COUNT];
+
+	session_drain(&c->sess);
+	session_counters(&c->sess, v);
+	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
+	c->keep_warm = true;
+}
+
+/* Nothing is dropped silently: every loss is a warning line. */
+static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid, bool stats)
+{
+	const struct uc_tracker *t = &c->tracker;
+	uint64_t v[UC_STAT__COUNT];
+	char what[512];
+
+	session_counters(&c->sess, v);
+	evidence_loss_text(t, what, sizeof(what));
+	for (int i = 0; i < UC_STAT__COUNT; i++)
+		if (stat_names[i] && v[i])
+			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)v[i],
+				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
+				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
+	if (t->stacks.overwritten)
+		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
+			       "before the checker read them (reports show no stack there)",
+			       (unsigned long long)t->stacks.overwritten);
+	if (t->ranges_missing)
+		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
+			       (unsigned long long)t->ranges_missing);
+	if (t->malformed)
+		report_warning(rep, pid, "%llu malformed events ignored",
+			       (unsigned long long)t->malformed);
+	if (t->rings_unreadable)
+		report_warning(rep, pid, "%llu ring teardowns with unreadable drop "
+			       "counters (dropped not judged there)",
+			       (unsigned long long)t->rings_unreadable);
+	if (stats)
+		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
+			"%llu finished, %llu held user memory, %llu events, %llu "
+			"ends inferred from reuse, %llu provided buffers judged (%llu "
+			"not resolved)\n", pid,
+			(unsigned long long)v[UC_STAT_SUBMITS],
+			(unsigned long long)v[UC_STAT_DONES],
+			(unsigned long long)t->requests_seen,
+			(unsigned long long)t->events,
+			(unsigned long long)t->missed_ends,
+			(unsigned long long)t->picks,
+			(unsigned long long)t->picks_unresolved);
+}
+
+static int check_report(void *state, struct uc_run *run, FILE *out)
+{
+	struct check_mode *c = state;
+	struct uc_report *rep = run->rep;
+
+	report_losses(rep, c, run->pid, run->opt->stats);
+	return 0;
+}
+
+static void check_footer(void *state, struct uc_run *run, FILE *out)
+{
+	struct check_mode *c = state;
+	struct uc_report *rep = run->rep;
+
+	/* What the verdict rests on: as probed for a cold load, or probed
+	 * now (a run that joined another's programs never read the kernel's
+	 * BTF, and a clean run needs none of it). */
+	if (report_total(rep)) {
+		const struct uc_kernel *k = session_kernel(&c->sess);
+		struct uc_kernel kern;
+		char err[512];
+
+		if (!k && !kernel_probe(&kern, err, sizeof(err)))
+			k = &kern;
+		if (k)
+			fprintf(out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
+				run->pid, k->release, kernel_tier(k));
+	}
+}
+
+static int check_json_counters(void *state, struct uc_json_counter *out, int max)
+{
+	struct check_mode *c = state;
+	const struct uc_tracker *t = &c->tracker;
+	static char lost_names[UC_EV_TYPES + 3][40];
+	uint64_t v[UC_STAT__COUNT];
+	int n = 0;
+
+	if (max < UC_STAT__COUNT + 6 + UC_EV_TYPES + 3)
+		return 0;
+	session_counters(&c->sess, v);
+	for (int i = 0; i < UC_STAT__COUNT; i++)
+		if (json_names[i])
+			out[n++] = (struct uc_json_counter){ json_names[i], v[i] };
+	out[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
+	out[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
+	out[n++] = (struct uc_json_counter){ "provided_buffers_judged", t->picks };
+	out[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", t->picks_unresolved };
+	out[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
+	out[n++] = (struct uc_json_counter){ "stacks_overwritten", t->stacks.overwritten };
+	n += evidence_json_counters(t, out + n, UC_EV_TYPES + 3, lost_names);
+	return n;
+}
+
+static void check_stop(void *state, struct uc_run *run)
+{
+	struct check_mode *c = state;
+
+	if (c->started && c->keep_warm)
+		session_keep_warm(&c->sess, run->opt->no_share ? 0 : run->opt->keep_warm);
+}
+
+static void check_free(void *state)
+{
+	struct check_mode *c = state;
+
+	if (!c)
+		return;
+	if (c->started)
+		session_stop(&c->sess);
+	tracker_free(&c->tracker);
+	free(c);
+}
+
+const struct uc_mode_ops check_mode_ops = {
+	.name = "check",
+	.begin = check_begin,
+	.follow = check_follow,
+	.fd = check_fd,
+	.tick = check_tick,
+	.drain = check_drain,
+	.finish = check_finish,
+	.report = check_report,
+	.footer = check_footer,
+	.json_counters = check_json_counters,
+	.stop = check_stop,
+	.free = check_free,
+};

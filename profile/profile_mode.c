@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile mode as the run loop sees it (lib/mode.h): a profile run
+ * (profile_run.c) read once a second, judged by the doctor at the end,
+ * its verdicts told through the run's report beside the checker's
+ * findings (and told what the checker found, when it ran).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "mode.h"
+#include "options.h"
+#include "profile_run.h"
+#include "xalloc.h"
+#include "../reports/report.h"
+
+static int profile_begin(void **state, struct uc_run *run)
+{
+	struct pf_run *r = xcalloc(1, sizeof(*r));
+
+	*state = r;
+	if (pf_run_begin(r, run->opt, run->log)) {
+		free(r);
+		*state = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int profile_follow(void *state, pid_t pid)
+{
+	return pf_run_follow(state, pid);
+}
+
+static int profile_fd(void *state)
+{
+	return -1;	/* read on its tick */
+}
+
+static int profile_tick(void *state)
+{
+	return pf_run_tick(state);
+}
+
+static int profile_drain(void *state)
+{
+	return 0;	/* counted in the kernel: nothing buffered */
+}
+
+static void profile_finish(void *state, struct uc_run *run)
+{
+	struct uc_report *rep = run->rep;
+	struct pf_hazard_count *h = NULL;
+	int n = 0;
+
+	if (run->checking) {	/* the doctor is told what the checker found */
+		h = xcalloc(UC_KIND__COUNT, sizeof(*h));
+		for (int k = 0; k < UC_KIND__COUNT; k++)
+			h[n++] = (struct pf_hazard_count){
+				.kind = uc_kind_name(k), .n = rep->count[k],
+				.severity = rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning" };
+	}
+	pf_run_finish(state, h, n, run->check_events_lost);
+	free(h);
+}
+
+static int profile_report(void *state, struct uc_run *run, FILE *out)
+{
+	pf_run_report(state, out, run->what);
+	pf_run_to_report(state, run->rep, (uint32_t)run->pid);
+	return 0;
+}
+
+static void profile_free(void *state)
+{
+	if (!state)
+		return;
+	pf_run_free(state);
+	free(state);
+}
+
+const struct uc_mode_ops profile_mode_ops = {
+	.name = "profile",
+	.begin = profile_begin,
+	.follow = profile_follow,
+	.fd = profile_fd,
+	.tick = profile_tick,
+	.drain = profile_drain,
+	.finish = profile_finish,
+	.report = profile_report,
+	.free = profile_free,
+};

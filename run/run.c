@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one run loop, whatever the modes (lib/mode.h):
+ *
+ *   the report set up (suppressions read) -> the target spawned, blocked
+ *   (or the -p process opened) -> the log opened -> each mode begins and
+ *   follows the target -> the target released -> the loop: wait on the
+ *   modes' descriptors, the signals and the target's exit; tick and drain
+ *   each mode -> the target reaped -> each mode finishes and reports ->
+ *   the summary -> each mode's footer -> --json, --sarif -> the exit
+ *   status.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "log_file.h"
+#include "mode.h"
+#include "options.h"
+#include "runner.h"
+#include "version.h"
+#include "../reports/pid_lines.h"
+#include "../reports/report.h"
+
+/* Signals a user or a harness sends to stop or poke a test: forwarded. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+#define MAX_COUNTERS 64
+
+struct active {
+	const struct uc_mode_ops *ops;
+	void *state;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The run's report: every mode's findings, one set of options. */
+static int report_setup(struct uc_report *rep, const struct uc_options *o, bool checking)
+{
+	static char root[4096];
+
+	report_init(rep, stderr, o->max_reports, checking ? o->fail_mask : 0);
+	rep->gen_suppressions = o->gen_suppressions;
+	rep->enabled = o->hazard_mask;
+	rep->want_sarif = o->sarif != NULL;
+	rep->want_json = o->json != NULL || rep->want_sarif;
+	rep->stacks_off = o->stack_size == 0;
+	rep->mode = !o->profile ? "check" : checking ? "check+profile" : "profile";
+	rep->attached = o->all ? 2 : o->pid ? 1 : 0;
+	if (o->srcroot || o->sarif) {
+		if (!realpath(o->srcroot ? o->srcroot : ".", root)) {
+			fprintf(stderr, "uringcheck: --srcroot=%s: %s\n",
+				o->srcroot ? o->srcroot : ".", strerror(errno));
+			return -1;
+		}
+		rep->srcroot = root;
+	}
+	for (int i = 0; i < o->suppressions.n; i++)
+		if (supp_load(&rep->supp, o->suppressions.v[i]))
+			return -1;
+	return 0;
+}
+
+/* A signal from the terminal already reached a spawned target (same
+ * process group); one sent by a process (kill, timeout, a test harness)
+ * went only to us and is passed on. Attached, a termination signal ends
+ * the run. Returns true when the run should end. */
+static bool on_signals(int sigfd, const struct uc_run *run)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+
+	while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (run->spawned) {
+			if (si.ssi_code != SI_KERNEL)
+				kill(run->pid, (int)si.ssi_signo);
+		} else if (si.ssi_signo != SIGUSR1 && si.ssi_signo != SIGUSR2) {
+			stop = true;
+		}
+	}
+	return stop;
+}
+
+static void watch(struct active *m, int nm, const struct uc_run *run, int sigfd,
+		  int pidfd, uint64_t deadline)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, evs[8];
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (ep < 0)
+		return;
+	for (int i = 0; i < nm; i++) {
+		ev.data.fd = m[i].ops->fd(m[i].state);
+		if (ev.data.fd >= 0)
+			epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	}
+	ev.data.fd = sigfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, sigfd, &ev);
+	if (pidfd >= 0) {
+		ev.data.fd = pidfd;
+		epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev);
+	}
+	for (;;) {
+		int wait = 1000, n;
+		bool stop = false;
+
+		for (int i = 0; i < nm; i++) {
+			int w = m[i].ops->tick(m[i].state);
+
+			if (w < wait)
+				wait = w;
+		}
+		if (deadline) {
+			uint64_t t = now_ns();
+
+			if (t >= deadline)
+				break;
+			if ((deadline - t) / 1000000 + 1 < (uint64_t)wait)
+				wait = (int)((deadline - t) / 1000000) + 1;
+		}
+		n = epoll_wait(ep, evs, 8, wait);
+		if (n < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == sigfd)
+				stop |= on_signals(sigfd, run);
+			else if (evs[i].data.fd == pidfd)
+				stop = true;
+		}
+		for (int i = 0; i < nm; i++)
+			m[i].ops->drain(m[i].state);
+		if (stop)
+			break;
+	}
+	close(ep);
+}
+
+static void name_run(struct uc_run *run)
+{
+	const struct uc_options *o = run->opt;
+
+	if (o->all)
+		snprintf(run->what, sizeof(run->what), "every process");
+	else if (!run->spawned)
+		snprintf(run->what, sizeof(run->what), "pid %d (attached)", run->pid);
+	else
+		snprintf(run->what, sizeof(run->what), "%s (pid %d)%s", run->exe, run->pid,
+			 run->checking ? ", with --check" : "");
+}
+
+/* --json and --sarif, once every mode has reported. -1 if one could not
+ * be written. */
+static int write_documents(struct uc_run *run, struct active *m, int nm)
+{
+	const struct uc_options *o = run->opt;
+	struct uc_json_counter c[MAX_COUNTERS];
+	int nc = 0, err = 0;
+	FILE *f;
+
+	for (int i = 0; i < nm; i++)
+		if (m[i].ops->json_counters)
+			nc += m[i].ops->json_counters(m[i].state, c + nc, MAX_COUNTERS - nc);
+	if (o->json) {	/* the target's own status; ours follows from findings */
+		if ((f = open_log(o->json, run->pid ? run->pid : getpid()))) {
+			report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
+					  run->status, nc ? c : NULL, nc);
+			err |= fclose(f) ? -1 : 0;
+		} else {
+			err = -1;
+		}
+	}
+	if (o->sarif) {
+		if ((f = open_log(o->sarif, run->pid ? run->pid : getpid()))) {
+			report_write_sarif(run->rep, f, UC_VERSION);
+			err |= fclose(f) ? -1 : 0;
+		} else {
+			err = -1;
+		}
+	}
+	return err;
+}
+
+int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int nmodes,
+	const char *exe, const struct uc_run_as *ra)
+{
+	struct uc_report rep;
+	struct uc_run run = { .opt = o, .rep = &rep, .exe = exe, .pid = (pid_t)o->pid };
+	struct uc_target tgt = { .pid = 0, .pidfd = -1 };
+	struct active m[4];
+	int nm = 0, sigfd, pidfd = -1, status = UC_EXIT_TOOL_ERROR, e, out_err = 0;
+	uint64_t deadline = 0;
+	sigset_t fwd, saved;
+	FILE *log = stderr;
+
+	for (int i = 0; i < nmodes; i++)
+		run.checking |= modes[i] == &check_mode_ops;
+	run.spawned = !o->pid && !o->all;
+	if (report_setup(&rep, o, run.checking)) {
+		report_free(&rep);
+		return UC_EXIT_USAGE;
+	}
+
+	/* Block the forwarded signals before fork; the child restores the
+	 * original mask right before exec. */
+	sigemptyset(&fwd);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&fwd, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &fwd, &saved);
+	sigfd = signalfd(-1, &fwd, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	/* The target's process is made before any kernel side maps its
+	 * buffers: forking copies the page tables of every mapping, and the
+	 * event buffer's alone are 64 MiB worth. It waits for target_release
+	 * and exits unrun if we die first. */
+	if (run.spawned) {
+		if (target_spawn(&tgt, o->target_argv, ra, &saved))
+			goto out;
+		run.pid = tgt.pid;
+		pidfd = tgt.pidfd;
+	} else if (run.pid) {
+		pidfd = (int)syscall(SYS_pidfd_open, run.pid, 0);
+		if (pidfd < 0) {
+			fprintf(stderr, "uringcheck: -p %d: %s\n", run.pid, errno == ESRCH ?
+				"no such process" : strerror(errno));
+			status = UC_EXIT_NOT_FOUND;
+			goto out;
+		}
+	}
+	if (o->log_file && !(log = open_log(o->log_file, run.pid ? run.pid : getpid())))
+		goto out;
+	run.log = log;
+	/* Every report line carries its ==PID== (reports/pid_lines.h). */
+	rep.out = pid_lines_open(log, run.pid ? run.pid : getpid());
+	name_run(&run);
+
+	for (int i = 0; i < nmodes; i++) {
+		m[nm].ops = modes[i];
+		m[nm].state = NULL;
+		if (modes[i]->begin(&m[nm].state, &run)) {
+			nm++;
+			goto out;
+		}
+		nm++;
+	}
+	for (int i = 0; run.pid && !o->all && i < nm; i++)
+		if (m[i].ops->follow(m[i].state, run.pid))
+			goto out;
+	if (run.spawned) {
+		e = target_release(&tgt);
+		if (e) {
+			fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
+				o->target_argv[0], strerror(e));
+			target_reap(&tgt);
+			tgt.pid = 0;
+			status = UC_EXIT_NOT_FOUND;
+			goto out;
+		}
+	}
+	if (!run.spawned && o->duration)
+		deadline = now_ns() + (uint64_t)o->duration * 1000000000ull;
+
+	watch(m, nm, &run, sigfd, pidfd, deadline);
+	if (run.spawned) {
+		run.status = target_reap(&tgt);
+		tgt.pid = 0;
+	} else if (pidfd >= 0) {
+		close(pidfd);
+	}
+
+	for (int i = 0; i < nm; i++)
+		m[i].ops->finish(m[i].state, &run);
+	for (int i = 0; i < nm; i++)
+		out_err |= m[i].ops->report(m[i].state, &run, rep.out);
+	report_summary(&rep, run.pid ? (uint32_t)run.pid : (uint32_t)getpid());
+	for (int i = 0; i < nm; i++)
+		if (m[i].ops->footer)
+			m[i].ops->footer(m[i].state, &run, rep.out);
+	out_err |= write_documents(&run, m, nm);
+	for (int i = 0; i < nm; i++)
+		if (m[i].ops->stop)
+			m[i].ops->stop(m[i].state, &run);
+	/* A profile never fails a run: only the checker's kinds fail it. */
+	status = report_exit_status(&rep, run.spawned ? run.status : 0,
+				    (int)o->error_exitcode);
+	if (out_err)
+		status = UC_EXIT_TOOL_ERROR;
+out:
+	if (tgt.pid)	/* spawned but never released: it exits unrun */
+		target_abandon(&tgt);
+	while (nm-- > 0)
+		m[nm].ops->free(m[nm].state);
+	if (rep.out && rep.out != log && rep.out != stderr)
+		fclose(rep.out);
+	if (log != stderr)
+		fclose(log);
+	report_free(&rep);
+	return status;
+}
