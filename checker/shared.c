@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "xalloc.h"
+
 #define UC_RUN_DIR	"/run/uringcheck"
 
 int shared_lock(struct uc_shared *sh, const char *tag)
@@ -53,13 +55,23 @@ static uint32_t obj_id(int fd)
 	return info[1];
 }
 
+/* A free entry at the end of the list, grown as needed. */
+static struct uc_shared_obj *next_obj(struct uc_shared *sh)
+{
+	if (sh->nobjs == sh->cap) {
+		sh->cap = sh->cap ? 2 * sh->cap : 64;
+		sh->objs = xrealloc(sh->objs, (size_t)sh->cap * sizeof(*sh->objs));
+	}
+	return &sh->objs[sh->nobjs++];
+}
+
 void shared_add(struct uc_shared *sh, const char *name, int fd)
 {
 	struct uc_shared_obj *o;
 
-	if (fd < 0 || sh->nobjs >= UC_SHARED_MAX_OBJS)
+	if (fd < 0)
 		return;
-	o = &sh->objs[sh->nobjs++];
+	o = next_obj(sh);
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	o->fd = fd;
 	o->id = obj_id(fd);
@@ -85,6 +97,9 @@ void shared_drop(struct uc_shared *sh)
 void shared_close(struct uc_shared *sh)
 {
 	shared_drop(sh);
+	free(sh->objs);
+	sh->objs = NULL;
+	sh->cap = 0;
 	if (sh->lock_fd >= 0)
 		close(sh->lock_fd);
 	sh->lock_fd = -1;
@@ -108,24 +123,25 @@ static int take_from(struct uc_shared *sh, char *line)
 	sh->nobjs = 0;
 	sh->holder = pid;
 	while ((tok = strtok_r(NULL, " \n", &save))) {
-		char name[40];
+		char name[64];
+		struct uc_shared_obj *o;
 		int rfd, fd;
 		unsigned id;
 
-		if (sscanf(tok, "%39[^=]=%d/%u", name, &rfd, &id) != 3)
+		if (sscanf(tok, "%63[^=]=%d/%u", name, &rfd, &id) != 3)
 			goto fail;
 		fd = syscall(SYS_pidfd_getfd, pidfd, rfd, 0);
 		if (fd < 0)
 			goto fail;
-		if (sh->nobjs >= UC_SHARED_MAX_OBJS || obj_id(fd) != id) {
+		if (obj_id(fd) != id) {
 			close(fd);
 			goto fail;
 		}
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
-		snprintf(sh->objs[sh->nobjs].name, sizeof(sh->objs[0].name), "%s", name);
-		sh->objs[sh->nobjs].fd = fd;
-		sh->objs[sh->nobjs].id = id;
-		sh->nobjs++;
+		o = next_obj(sh);
+		snprintf(o->name, sizeof(o->name), "%s", name);
+		o->fd = fd;
+		o->id = id;
 	}
 	close(pidfd);
 	return sh->nobjs ? 0 : -1;
@@ -140,7 +156,8 @@ fail:
 
 int shared_join(struct uc_shared *sh)
 {
-	char line[4096];
+	char *line = NULL;	/* a holder's line grows with its programs */
+	size_t cap = 0;
 	FILE *f;
 
 	if (sh->lock_fd < 0)
@@ -148,7 +165,7 @@ int shared_join(struct uc_shared *sh)
 	f = fopen(sh->registry, "re");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		int pid = atoi(line);
 
 		if (!take_from(sh, line))
@@ -158,6 +175,7 @@ int shared_join(struct uc_shared *sh)
 		if (pid > 0 && pid != getpid() && sh->nstale < 8)
 			sh->stale[sh->nstale++] = pid;
 	}
+	free(line);
 	fclose(f);
 	return sh->holder ? 0 : -1;
 }
@@ -166,7 +184,8 @@ int shared_join(struct uc_shared *sh)
  * with it appended if @self. */
 static int rewrite(const struct uc_shared *sh, bool self)
 {
-	char line[4096], tmp[160];
+	char *line = NULL, tmp[160];
+	size_t cap = 0;
 	FILE *in, *out;
 
 	snprintf(tmp, sizeof(tmp), "%s.new", sh->registry);
@@ -174,7 +193,7 @@ static int rewrite(const struct uc_shared *sh, bool self)
 	if (!out)
 		return -1;
 	in = fopen(sh->registry, "re");
-	while (in && fgets(line, sizeof(line), in)) {
+	while (in && getline(&line, &cap, in) > 0) {
 		int pid = atoi(line);
 		bool stale = false;
 
@@ -184,6 +203,7 @@ static int rewrite(const struct uc_shared *sh, bool self)
 		    !(kill(pid, 0) && errno == ESRCH))
 			fputs(line, out);
 	}
+	free(line);
 	if (in)
 		fclose(in);
 	if (self) {

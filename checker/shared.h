@@ -21,10 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define UC_SHARED_MAX_OBJS	48
-
 struct uc_shared_obj {
-	char name[40];		/* map name, or "link:" + program name */
+	char name[64];		/* map name, or "link:" + program name */
 	int fd;			/* in this process */
 	uint32_t id;		/* the kernel object's id */
 };
@@ -32,8 +30,8 @@ struct uc_shared_obj {
 struct uc_shared {
 	int lock_fd;		/* -1: sharing unavailable */
 	char registry[128];
-	int nobjs;
-	struct uc_shared_obj objs[UC_SHARED_MAX_OBJS];
+	int nobjs, cap;
+	struct uc_shared_obj *objs;	/* grows: every map and link is listed */
 	int holder;		/* the pid joined through, 0: loaded here */
 	int nstale;		/* listed holders that could not be joined */
 	int stale[8];
