@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +65,7 @@ static void child_fail(int fd, int err)
 }
 
 static void child(int go_rd, int exec_wr, char **argv, const struct uc_run_as *ra,
-		  const sigset_t *mask)
+		  const sigset_t *mask, pid_t parent)
 {
 	char c;
 
@@ -84,6 +85,14 @@ static void child(int go_rd, int exec_wr, char **argv, const struct uc_run_as *r
 			setenv("LOGNAME", ra->user, 1);
 		}
 	}
+	/*
+	 * If uringcheck dies (SIGKILL, the OOM killer), nothing watches the
+	 * target any more and its run could pass as clean: it is killed too.
+	 * Set after the identity change, which would clear it, and followed by
+	 * a check that the parent did not die just before.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		child_fail(exec_wr, ECHILD);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execvp(argv[0], argv);
 	child_fail(exec_wr, errno);
@@ -93,6 +102,7 @@ int target_spawn(struct uc_target *t, char **argv, const struct uc_run_as *ra,
 		 const sigset_t *saved_mask)
 {
 	int go[2], ex[2];
+	pid_t parent = getpid();
 
 	memset(t, 0, sizeof(*t));
 	t->pidfd = -1;
@@ -108,7 +118,7 @@ int target_spawn(struct uc_target *t, char **argv, const struct uc_run_as *ra,
 	if (t->pid == 0) {
 		close(go[1]);
 		close(ex[0]);
-		child(go[0], ex[1], argv, ra, saved_mask);
+		child(go[0], ex[1], argv, ra, saved_mask, parent);
 	}
 	close(go[0]);
 	close(ex[1]);

@@ -324,6 +324,34 @@ if want "runner: signal forwarding"; then
 	else fail "runner: signal forwarding" "exit $rc, expected 143"; fi
 fi
 
+if want "runner: SIGKILL"; then
+	# uringcheck killed outright: its target must not run on unwatched
+	# (the child's parent-death signal, run/runner.c).
+	$UC "$BIN/rt_sleep" 30 >/dev/null 2>&1 &
+	ucpid=$!
+	tpid=""
+	for _ in $(seq 50); do
+		tpid=$(ps -o pid= --ppid "$ucpid" | tr -d ' ' | head -1)
+		# exec'd: before that, the child dies with uringcheck anyway
+		[ -n "$tpid" ] && [ "$(cat "/proc/$tpid/comm" 2>/dev/null)" = rt_sleep ] && break
+		sleep 0.1
+	done
+	kill -KILL "$ucpid"
+	wait "$ucpid" 2>/dev/null
+	gone=no
+	for _ in $(seq 20); do
+		if [ -z "$tpid" ] || ! kill -0 "$tpid" 2>/dev/null ||
+		   grep -q '^State:.*Z' "/proc/$tpid/status" 2>/dev/null; then gone=yes; break; fi
+		sleep 0.1
+	done
+	if [ -n "$tpid" ] && [ "$gone" = yes ]; then
+		pass "runner: SIGKILL of uringcheck ends its target (no unwatched run)"
+	else
+		[ -n "$tpid" ] && kill -KILL "$tpid" 2>/dev/null
+		fail "runner: SIGKILL" "target ${tpid:-not found} still running after uringcheck was killed"
+	fi
+fi
+
 if want "runner: unperturbed"; then
 	(cd /tmp && exec 7</dev/null && UC_TEST_VAR=hello "$OLDPWD/$BIN/rt_env_cwd_fds") >"$TMP/plain.out" 2>&1
 	(cd /tmp && exec 7</dev/null && UC_TEST_VAR=hello "$OLDPWD/$UC" "$OLDPWD/$BIN/rt_env_cwd_fds") >"$TMP/checked.out" 2>&1
