@@ -139,7 +139,7 @@ static void second(struct pf_run *r, struct pf_snapshot *now)
 		       total(&r->last, offsetof(struct pf_op_stats, submits));
 	uint64_t cmp = total(now, offsetof(struct pf_op_stats, completes)) -
 		       total(&r->last, offsetof(struct pf_op_stats, completes));
-	uint32_t seen[64];
+	uint32_t *seen = xcalloc(now->nrings + 1, sizeof(*seen));	/* one per process at most */
 	size_t nseen = 0;
 
 	pthread_mutex_lock(&r->lock);
@@ -152,12 +152,13 @@ static void second(struct pf_run *r, struct pf_snapshot *now)
 
 		for (k = 0; k < nseen && seen[k] != now->rings[i].meta.tgid; k++)
 			;
-		if (k == nseen && nseen < 64) {
+		if (k == nseen) {
 			seen[nseen++] = now->rings[i].meta.tgid;
 			pf_sample_threads(&r->facts, now->rings[i].meta.tgid);
 		}
 	}
 	pthread_mutex_unlock(&r->lock);
+	free(seen);
 }
 
 int pf_run_tick(struct pf_run *r)

@@ -10,9 +10,11 @@
 #include "profile_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opcode_names.h"
+#include "xalloc.h"
 
 static const char *dur(double ns, char *buf, size_t len)
 {
@@ -193,7 +195,7 @@ static void volume(FILE *o, const struct pf_run_facts *f)
 
 static void processes(FILE *o, const struct pf_snapshot *s, const struct pf_run_facts *f)
 {
-	uint32_t seen[256];
+	uint32_t *seen = xcalloc(s->nrings + 1, sizeof(*seen));	/* one per process at most */
 	size_t nseen = 0;
 
 	for (uint32_t r = 0; r < s->nrings; r++) {
@@ -205,7 +207,7 @@ static void processes(FILE *o, const struct pf_snapshot *s, const struct pf_run_
 
 		for (i = 0; i < nseen && seen[i] != tgid; i++)
 			;
-		if (i < nseen || nseen == 256)
+		if (i < nseen)
 			continue;
 		seen[nseen++] = tgid;
 		for (uint32_t q = 0; q < s->nrings; q++) {
@@ -242,6 +244,7 @@ static void processes(FILE *o, const struct pf_snapshot *s, const struct pf_run_
 				f->window_s > 0 ? 100 * p->sqpoll_oncpu_ns / 1e9 / f->window_s : 0);
 		fputc('\n', o);
 	}
+	free(seen);
 }
 
 void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_facts *f,
