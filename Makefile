@@ -36,7 +36,7 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
 
-CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c) $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) \
+CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c) $(wildcard reports/*.c) \
 		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
 		$(wildcard trace/*.c)
@@ -143,10 +143,12 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
 
-# Findings of a rule that is not a hazard kind, in every format.
-REPORT_SRCS := $(wildcard reports/*.c) $(wildcard reports/kinds/*.c) lib/opcode_names.c
+# Findings of a rule that is not a hazard kind, in every format: the
+# reports core with the check mode's kinds (checker/kinds/) registered.
+REPORT_SRCS := $(wildcard reports/*.c) $(wildcard checker/kinds/*.c) lib/opcode_names.c
 $(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
-		$(wildcard reports/*.h) $(wildcard reports/kinds/*.h) | $(OUTPUT)/unit
+		$(wildcard reports/*.h) $(wildcard checker/kinds/*.h) \
+		$(wildcard checker/kinds/*.def) | $(OUTPUT)/unit
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
 		-lseccomp -ljson-c

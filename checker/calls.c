@@ -25,7 +25,7 @@
 #include "tracker.h"
 #include "xalloc.h"
 #include "../reports/dedup.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 #define PAGE 4096ULL
 #define REG_UNREGISTER_BUFFERS	1

@@ -3,7 +3,7 @@
 #define UC_DESCRIBE_H
 
 #include "tracker.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 /* What a report needs to know of @r, for its range [start, end). */
 void describe_request(struct uc_request_desc *d, const struct uc_request *r,

@@ -8,7 +8,7 @@
 #include "session.h"
 #include "tracker.h"
 #include "xalloc.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 /* Drain the kernel's table at most this often while it keeps growing
  * (each drain is a few system calls); always before a judgement. */

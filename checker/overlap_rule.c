@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tracker.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 #include "describe.h"
 #include "../reports/dedup.h"
 

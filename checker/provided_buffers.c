@@ -24,7 +24,7 @@
 #include "tracker.h"
 #include "describe.h"
 #include "xalloc.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 #include "../reports/dedup.h"
 
 struct legacy_buf {

@@ -17,7 +17,7 @@
 #include "tracker.h"
 #include "xalloc.h"
 #include "../reports/dedup.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 struct td_records {
 	struct uc_dropped *dropped;

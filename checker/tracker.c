@@ -7,7 +7,7 @@
 
 #include "xalloc.h"
 #include "../reports/dedup.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 struct pending {
 	struct uc_range *ranges;

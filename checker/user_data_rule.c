@@ -20,7 +20,7 @@
 #include "tracker.h"
 #include "xalloc.h"
 #include "../reports/dedup.h"
-#include "../reports/report.h"
+#include "kinds/kind_reports.h"
 
 #define UC_IOSQE_CQE_SKIP_SUCCESS	(1u << 6)
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "kinds/kind_reports.h"
 
 #define CHECK(c) do { if (!(c)) { printf("failed: %s (line %d)\n", #c, __LINE__); exit(1); } } while (0)
 

@@ -3,7 +3,7 @@
  * munmap-inflight: munmap/mremap/madvise over bytes an in-flight request
  * holds (docs/hazards.md). The call is the news, the request second.
  */
-#include "common.h"
+#include "builder_common.h"
 
 #include <linux/types.h>
 #include "uringcheck.h"

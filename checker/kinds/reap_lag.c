@@ -4,7 +4,7 @@
  * before the program consumed it; with what a thread was blocked in
  * meanwhile, and (uprobe mode) where it was finally reaped.
  */
-#include "common.h"
+#include "builder_common.h"
 
 static void describe(struct uc_finding *f, const struct uc_report *rep)
 {

@@ -7,7 +7,7 @@
  * counts. A fatal signal gets one line: the crash is the news.
  */
 #define _GNU_SOURCE
-#include "common.h"
+#include "builder_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>

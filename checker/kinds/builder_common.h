@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the kind builders (reports/kinds/, one file each) share: how a request is
- * described in the text and in the evidence, and the names of system
- * calls and directions. One builder per kind: it turns the checker's
- * struct into a struct uc_finding (reports/finding.h) and calls
- * report_finding(); no builder writes to a stream.
+ * What the kind builders (checker/kinds/KIND.c, one file each) share: how
+ * a request is described in the text and in the evidence, and the names
+ * of system calls and directions. One builder per kind: it turns the
+ * checker's struct (kind_reports.h) into a struct uc_finding
+ * (reports/finding.h) and calls report_finding(); no builder writes to a
+ * stream. They live in the check mode, not in reports/, because they read
+ * the BPF side's constants (bpf/uringcheck.h), which reports/ never sees.
  */
-#ifndef UC_KINDS_COMMON_H
-#define UC_KINDS_COMMON_H
+#ifndef UC_BUILDER_COMMON_H
+#define UC_BUILDER_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +18,7 @@
 #include "finding.h"
 #include "json.h"
 #include "opcode_names.h"
-#include "report.h"
+#include "kind_reports.h"
 
 /* Why a request has no stack, when it has none (a capture the checker
  * could not keep says so itself: checker/stacks.c). */

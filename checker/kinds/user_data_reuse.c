@@ -4,7 +4,7 @@
  * (docs/hazards.md): the second submission is the news, the first the
  * evidence.
  */
-#include "common.h"
+#include "builder_common.h"
 
 static void describe(struct uc_finding *f, const struct uc_report *rep)
 {

@@ -4,7 +4,7 @@
  * holds, the overlap rule with one side outside io_uring. The call is
  * the news (it is what the program did last), the request second.
  */
-#include "common.h"
+#include "builder_common.h"
 
 #include <linux/types.h>
 #include "uringcheck.h"

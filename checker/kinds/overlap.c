@@ -4,7 +4,7 @@
  * into them (docs/hazards.md). The newer request is the news, the one
  * in flight the evidence.
  */
-#include "common.h"
+#include "builder_common.h"
 
 #include <linux/types.h>
 #include "uringcheck.h"

@@ -6,7 +6,7 @@
  * program no longer sees there (docs/hazards.md). A warning: nothing is
  * in flight on the index yet.
  */
-#include "common.h"
+#include "builder_common.h"
 
 /* The bytes of the registered buffer that the call released. */
 static uint64_t released(const struct uc_bufreg_unmap_finding *x)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "common.h"
+#include "builder_common.h"
 
 #include <seccomp.h>
 #include <stdlib.h>

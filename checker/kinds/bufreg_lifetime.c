@@ -4,7 +4,7 @@
  * in-flight requests still use it (docs/hazards.md). The call is the
  * news; the requests are listed after it.
  */
-#include "common.h"
+#include "builder_common.h"
 
 static const char *reg_opcode_name(uint32_t op)
 {

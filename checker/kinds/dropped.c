@@ -4,7 +4,7 @@
  * (its io_rings counters): the program waits for completions that will
  * never come.
  */
-#include "common.h"
+#include "builder_common.h"
 
 static void describe(struct uc_finding *f, const struct uc_report *rep)
 {

@@ -6,7 +6,7 @@
  * into the ring, which no hook sees: the evidence is the ring itself at
  * the holder's CQE, and the holder's submission.
  */
-#include "common.h"
+#include "builder_common.h"
 
 static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
