@@ -7,12 +7,13 @@
  * occurrence: which rule, which process, the words (headline, title,
  * body), the evidence as named values, the stacks involved.
  *
- * The hazard kinds are the rules in uc_kind_rules[] (reports/rules.c),
- * built from the checker's per-kind structs by reports/kinds/ (one file per kind). Other
- * modules (a profile mode's "doctor", say) define their own rules with
- * .kind = -1 and a .type naming their family; their findings go through
- * the same report_finding() and so reach the text, --json and --sarif
- * alike, but they never make the run fail.
+ * The hazard kinds are rules a mode registers (reports/kind_registry.h;
+ * the check mode's table is checker/kinds/kinds.def, its builders, one
+ * file per kind, in checker/kinds/). Other modules (a profile mode's
+ * "doctor", say) define their own rules with .kind = -1 and a .type
+ * naming their family; their findings go through the same
+ * report_finding() and so reach the text, --json and --sarif alike, but
+ * they never make the run fail.
  *
  * The renderers (reports/render_*.c) read a finding and never the
  * per-kind structs: a format learns nothing new when a kind is added.
@@ -24,21 +25,6 @@
 #include <stdint.h>
 
 #include <json-c/json.h>
-
-/* The hazard kinds: stable names in reports, options and suppressions. */
-enum uc_kind {
-	UC_KIND_OVERLAP,
-	UC_KIND_BUFREG_LIFETIME,
-	UC_KIND_MUNMAP_INFLIGHT,
-	UC_KIND_DROPPED,		/* by the kernel: SQEs discarded, CQEs lost */
-	UC_KIND_LEFT_IN_FLIGHT,		/* requests and CQEs left at a teardown */
-	UC_KIND_REAP_LAG,
-	UC_KIND_BUFREG_UNMAPPED,	/* memory of a registered buffer released */
-	UC_KIND_SYNC_OVERLAP,		/* a plain system call into in-flight memory */
-	UC_KIND_USER_DATA_REUSE,	/* one pointer user_data on two in-flight requests */
-	UC_KIND_PBUF_REPROVIDED,	/* a provided buffer given back while held */
-	UC_KIND__COUNT,
-};
 
 enum uc_severity {
 	UC_SEV_ERROR,			/* fails the run (hazard kinds in --fail-on) */
@@ -57,12 +43,12 @@ struct uc_rule {
 	const char *fix;		/* what to do about it; NULL: none */
 	const char *security_severity;	/* GitHub's "0.0".."10.0"; NULL: none */
 	enum uc_severity severity;	/* rules outside the hazard kinds: their
-					 * level (hazard kinds follow --fail-on) */
-	int kind;			/* enum uc_kind, or -1: not a hazard kind */
+					 * level; hazard kinds: their default
+					 * (error: fails the run), a run's
+					 * --fail-on decides */
+	int kind;			/* the hazard kind's number (its index in
+					 * the registry), or -1: not a hazard kind */
 };
-
-/* The hazard kinds' rules, indexed by enum uc_kind (reports/rules.c). */
-extern const struct uc_rule uc_kind_rules[UC_KIND__COUNT];
 
 /* A stack a finding involves; 0 and a reason when there is none. */
 struct uc_stack_ref {

@@ -61,7 +61,7 @@ static json_object *per_kind(const uint64_t *v)
 {
 	json_object *o = json_object_new_object();
 
-	for (int k = 0; k < UC_KIND__COUNT; k++)
+	for (int k = 0; k < uc_kinds_count(); k++)
 		json_object_object_add(o, uc_kind_name(k), json_object_new_uint64(v[k]));
 	return o;
 }

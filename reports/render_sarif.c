@@ -166,8 +166,8 @@ void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
 
 	/* Every hazard kind, then every other rule registered or seen: the
 	 * order report_rule_index() counts in. */
-	for (int k = 0; k < UC_KIND__COUNT; k++)
-		json_object_array_add(rules, rule_json(rep, &uc_kind_rules[k]));
+	for (int k = 0; k < uc_kinds_count(); k++)
+		json_object_array_add(rules, rule_json(rep, uc_kind_rule(k)));
 	for (size_t i = 0; i < rep->next; i++)
 		json_object_array_add(rules, rule_json(rep, rep->ext[i]));
 	json_object_object_add(driver, "name", json_object_new_string("uringcheck"));
@@ -197,7 +197,7 @@ void report_write_sarif(struct uc_report *rep, FILE *out, const char *version)
 	{
 		json_object *w = json_object_new_object();
 
-		for (int k = 0; k < UC_KIND__COUNT; k++)
+		for (int k = 0; k < uc_kinds_count(); k++)
 			json_object_object_add(w, uc_kind_name(k),
 					       json_object_new_uint64(rep->withheld[k]));
 		json_object_object_add(props, "withheld", w);

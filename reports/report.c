@@ -17,7 +17,7 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 		 unsigned int fail_on)
 {
 	*rep = (struct uc_report){ .out = out, .max_reports = max_reports,
-				   .fail_on = fail_on, .enabled = UC_KINDS_ALL };
+				   .fail_on = fail_on, .enabled = uc_kinds_all() };
 	dedup_init(&rep->dedup);
 	dedup_init(&rep->supp_yes);
 	dedup_init(&rep->supp_no);
@@ -72,7 +72,7 @@ void report_register_rule(struct uc_report *rep, const struct uc_rule *r)
 
 int report_rule_index(const struct uc_report *rep, const struct uc_rule *r)
 {
-	return r->kind >= 0 ? r->kind : UC_KIND__COUNT + ext_slot(rep, r);
+	return r->kind >= 0 ? r->kind : uc_kinds_count() + ext_slot(rep, r);
 }
 
 uint64_t report_rule_key(const struct uc_rule *r)
@@ -285,9 +285,9 @@ out:
 	uc_finding_free(f);
 }
 
-void report_withheld(struct uc_report *rep, enum uc_kind k, uint64_t n)
+void report_withheld(struct uc_report *rep, int k, uint64_t n)
 {
-	if (rep->enabled & UC_KIND_BIT(k))
+	if (k >= 0 && k < uc_kinds_count() && (rep->enabled & UC_KIND_BIT(k)))
 		rep->withheld[k] += n;
 }
 
@@ -295,7 +295,7 @@ uint64_t report_total(const struct uc_report *rep)
 {
 	uint64_t n = 0;
 
-	for (int k = 0; k < UC_KIND__COUNT; k++)
+	for (int k = 0; k < uc_kinds_count(); k++)
 		n += rep->count[k];
 	return n;
 }
@@ -351,19 +351,19 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 {
 	uint64_t total = report_total(rep), nsupp = 0, nwithheld = 0, nother;
 
-	for (int k = 0; k < UC_KIND__COUNT; k++)
+	for (int k = 0; k < uc_kinds_count(); k++)
 		nsupp += rep->suppressed[k];
 	if (nsupp) {
 		fprintf(rep->out, "==%u==uringcheck: %llu finding%s suppressed\n", pid,
 			(unsigned long long)nsupp, nsupp == 1 ? "" : "s");
 		supp_print_used(&rep->supp, rep->out, pid);
 	}
-	for (int k = 0; k < UC_KIND__COUNT; k++)
+	for (int k = 0; k < uc_kinds_count(); k++)
 		nwithheld += rep->withheld[k];
 	if (nwithheld) {
 		fprintf(rep->out, "==%u==uringcheck: %llu finding%s withheld:", pid,
 			(unsigned long long)nwithheld, nwithheld == 1 ? "" : "s");
-		for (int k = 0; k < UC_KIND__COUNT; k++)
+		for (int k = 0; k < uc_kinds_count(); k++)
 			if (rep->withheld[k])
 				fprintf(rep->out, " %s %llu", uc_kind_name(k),
 					(unsigned long long)rep->withheld[k]);
@@ -374,7 +374,7 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 	if (total) {
 		fprintf(rep->out, "==%u==uringcheck: %llu finding%s:", pid,
 			(unsigned long long)total, total == 1 ? "" : "s");
-		for (int k = 0; k < UC_KIND__COUNT; k++)
+		for (int k = 0; k < uc_kinds_count(); k++)
 			if (rep->count[k])
 				fprintf(rep->out, " %s %llu", uc_kind_name(k),
 					(unsigned long long)rep->count[k]);
@@ -399,7 +399,7 @@ void report_summary(struct uc_report *rep, uint32_t pid)
 int report_exit_status(const struct uc_report *rep, int target_status,
 		       int error_exitcode)
 {
-	for (int k = 0; k < UC_KIND__COUNT; k++)
+	for (int k = 0; k < uc_kinds_count(); k++)
 		if (rep->count[k] && (rep->fail_on & UC_KIND_BIT(k)))
 			return error_exitcode;
 	return target_status;

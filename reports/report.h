@@ -17,25 +17,8 @@
 #include "dedup.h"
 #include "finding.h"
 #include "json.h"
+#include "kind_registry.h"
 #include "suppressions.h"
-
-#define UC_KIND_BIT(k)	(1u << (k))
-#define UC_KINDS_ALL	((1u << UC_KIND__COUNT) - 1)
-/* Kinds that fail the run unless --fail-on says otherwise. */
-#define UC_KINDS_FAIL_DEFAULT (UC_KIND_BIT(UC_KIND_OVERLAP) | \
-	UC_KIND_BIT(UC_KIND_BUFREG_LIFETIME) | UC_KIND_BIT(UC_KIND_MUNMAP_INFLIGHT) | \
-	UC_KIND_BIT(UC_KIND_DROPPED) | UC_KIND_BIT(UC_KIND_SYNC_OVERLAP))
-
-/* The kinds' names (reports/rules.c). */
-const char *uc_kind_name(enum uc_kind k);
-/* The kind named @name (or an old name for it: unreaped-cqe is now part
- * of left-in-flight); -1 if none. */
-int uc_kind_lookup(const char *name);
-/* Lists the valid kind names on @out, space-separated. */
-void uc_kinds_print(FILE *out);
-/* Parses "overlap,dropped", "all" or "none" into a kind mask; -1 and a
- * message naming the valid kinds on an unknown name. */
-int uc_kinds_parse(const char *list, unsigned int *mask, const char *option);
 
 /* Prints stack @id's frames, or @no_stack as a sentence if there is none. */
 typedef void (*uc_stack_printer)(void *ctx, FILE *out, uint64_t id,
@@ -63,10 +46,11 @@ struct uc_report {
 	const struct uc_rule **ext;
 	uint64_t *ext_count;
 	size_t next;
-	uint64_t suppressed[UC_KIND__COUNT];
+	/* per hazard kind, indexed by kind (kind_registry.h): suppressed */
+	uint64_t suppressed[UC_MAX_KINDS];
 	/* findings whose evidence events lost could explain: not reported,
 	 * never an error (checker/evidence.h) */
-	uint64_t withheld[UC_KIND__COUNT];
+	uint64_t withheld[UC_MAX_KINDS];
 	/* told of every finding counted (--trace draws them): the finding,
 	 * and a text to show with it (its headline, with the first stack's
 	 * frames for the first of a kind of repeat) */
@@ -80,7 +64,7 @@ struct uc_report {
 	unsigned int max_reports;	/* printed in full; the rest counted */
 	unsigned int fail_on;		/* kinds that make the run fail */
 	unsigned int enabled;		/* kinds reported at all (--hazards) */
-	uint64_t count[UC_KIND__COUNT];
+	uint64_t count[UC_MAX_KINDS];
 	uint64_t printed;
 	uint64_t not_printed;
 	uint64_t repeats;		/* same problem again: counted only */
@@ -95,7 +79,7 @@ void report_init(struct uc_report *rep, FILE *out, unsigned int max_reports,
 void report_free(struct uc_report *rep);
 uint64_t report_total(const struct uc_report *rep);
 /* @n findings of kind @k could not be confirmed (events were lost). */
-void report_withheld(struct uc_report *rep, enum uc_kind k, uint64_t n);
+void report_withheld(struct uc_report *rep, int k, uint64_t n);
 
 /* Run-level problems are never silent: one line each, "==PID==WARNING". */
 void report_warning(struct uc_report *rep, uint32_t pid, const char *fmt, ...)

@@ -22,6 +22,7 @@
 #include "mode.h"
 #include "run.h"
 #include "runner.h"
+#include "kinds/kinds.h"
 
 static bool has_bpf_caps(void)
 {
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 	char exe[4096] = "";
 	int nmodes = 0, e;
 
+	kinds_register();	/* options, suppressions and reports name kinds */
 	options_defaults(&opt);
 	switch (options_parse(&opt, argc, argv)) {
 	case OPT_EXIT_OK:

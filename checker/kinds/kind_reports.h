@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "kinds.h"
 
 /* What a report says about one request. */
 struct uc_request_desc {

@@ -93,7 +93,8 @@ int main(void)
 	json_object *d, *s;
 	char *argv[] = { "./prog", NULL };
 
-	report_init(&rep, out, 100, UC_KINDS_FAIL_DEFAULT);
+	kinds_register();
+	report_init(&rep, out, 100, uc_kinds_fail_default());
 	rep.want_json = rep.want_sarif = true;
 	report_register_rule(&rep, &quiet);
 	doctor(&rep);
