@@ -63,22 +63,49 @@ static void print_wrapped(FILE *out, const char *text, int indent, int width)
 	}
 }
 
+/* Appends the names of the kinds whose default is @sev to @buf, as
+ * "a, b, c", in the table's order. */
+static void kinds_of_severity(char *buf, size_t len, enum uc_severity sev)
+{
+	const char *sep = "";
+
+	for (int k = 0; k < uc_kinds_count(); k++) {
+		const struct uc_rule *r = uc_kind_rule(k);
+		size_t used = strlen(buf);
+
+		if (r->severity != sev)
+			continue;
+		snprintf(buf + used, len - used, "%s%s", sep, r->name);
+		sep = ", ";
+	}
+}
+
 void options_help(FILE *out)
 {
+	char intro[2048] = "Run PROGRAM and report the io_uring buffer hazards it causes: ";
+	size_t n;
+
+	/* The kinds come from their table (checker/kinds/kinds.def), so that
+	 * a new kind, or a changed default, is never missing here. */
+	kinds_of_severity(intro, sizeof(intro), UC_SEV_ERROR);
+	n = strlen(intro);
+	snprintf(intro + n, sizeof(intro) - n, " (errors) and ");
+	kinds_of_severity(intro, sizeof(intro), UC_SEV_WARNING);
+	n = strlen(intro);
+	snprintf(intro + n, sizeof(intro) - n, "%s",
+		 " (warnings); --list-kinds says what each is. Reports go to "
+		 "stderr; the exit status is PROGRAM's own unless an error kind was "
+		 "found; events lost under load never make one "
+		 "(docs/lost-events.md). With --profile (or -p, -a) it measures "
+		 "instead: per-opcode counts, latency and paths, and a doctor that "
+		 "names pathologies (docs/profile.md); a profile never changes the "
+		 "exit status. Needs root (CAP_BPF, CAP_PERFMON).");
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		"       uringcheck -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n"
-		"Run PROGRAM and report the io_uring buffer hazards it causes:\n"
-		"overlap, bufreg-lifetime, munmap-inflight, dropped, sync-overlap,\n"
-		"pbuf-reprovided (errors) and left-in-flight, reap-lag, bufreg-unmapped,\n"
-		"user-data-reuse (warnings). Reports go to stderr; the exit status is\n"
-		"PROGRAM's own unless an error kind was found; events lost under load\n"
-		"never make one (docs/lost-events.md). With --profile (or -p, -a) it\n"
-		"measures instead: per-opcode counts, latency and paths, and a doctor\n"
-		"that names pathologies (docs/profile.md); a profile never changes the\n"
-		"exit status. Needs root (CAP_BPF, CAP_PERFMON).\n\n"
-		"Options:\n");
+		"       uringcheck -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n");
+	print_wrapped(out, intro, 0, 72);
+	fprintf(out, "\nOptions:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char lhs[64];
 
@@ -94,6 +121,11 @@ void options_help(FILE *out)
 		"verifier logs\n"
 		"  --version\n        print the version and the kernel features in "
 		"use\n"
+		"  --list-kinds\n");
+	print_wrapped(out, "print one line per hazard kind, tab-separated: its "
+		      "name, error or warning (its default), whether it fails a run "
+		      "by default (yes or no), what it is; then exit", 8, 78);
+	fprintf(out,
 		"  -h, --help\n        print this help\n\n");
 	fprintf(out,
 		"Options are also read from URINGCHECK_OPTIONS, before the command\n"
@@ -207,6 +239,11 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			*early = OPT_EXIT_OK;
 			return n;
 		}
+		if (!strcmp(a, "--list-kinds")) {
+			uc_kinds_list(stdout);
+			*early = OPT_EXIT_OK;
+			return n;
+		}
 		if (!strcmp(a, "--verbose") || a[1] == 'v') {
 			if (a[1] == 'v') {
 				for (const char *c = a + 1; *c; c++) {
@@ -295,7 +332,8 @@ static enum opt_result check(struct uc_options *o)
 			o->stack_size, UC_STACK_BYTES_MAX);
 		return OPT_EXIT_USAGE;
 	}
-	if (uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on") ||
+	o->fail_mask = uc_kinds_fail_default();	/* no --fail-on: the table's */
+	if ((o->fail_on && uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on")) ||
 	    uc_kinds_parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
 	if (o->keep_warm > 3600) {

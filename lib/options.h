@@ -27,7 +27,7 @@ struct uc_options {
 
 enum opt_result {
 	OPT_RUN,			/* run target_argv */
-	OPT_EXIT_OK,			/* --help / --version printed */
+	OPT_EXIT_OK,			/* --help / --version / --list-kinds printed */
 	OPT_EXIT_USAGE,			/* error printed */
 };
 
