@@ -10,6 +10,9 @@
 #   unit      data structures against brute-force models
 #   golden    a fixed set of cases: text, JSON and SARIF byte for byte
 #             as recorded (testsuite/golden/tests.sh)
+#   kinds     --list-kinds well formed; the same kinds and defaults in
+#             --help, README's table, the man page, and a run without
+#             --fail-on (testsuite/kinds/tests.sh)
 #   cases     testsuite/cases/*.c: each file's first line declares
 #             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
 #                [options=--opt=v,...] [timeout=S] [match="ERE"] [status=N] */
@@ -52,8 +55,16 @@ fail() {
 	if [ -n "${3:-}" ] && [ -f "$3" ]; then sed 's/^/      | /' "$3" | head -40; fi
 }
 want() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
-# The kinds that fail a run by default, from the option's own default.
-FAIL_KINDS=$(grep -oE '"fail-on", "[^"]*"' lib/options.def | cut -d'"' -f4)
+# The hazard kinds, as the binary under test knows them (its table,
+# checker/kinds/kinds.def): "NAME<TAB>error|warning<TAB>yes|no<TAB>TEXT",
+# yes when the kind fails a run by default.
+if ! KIND_LIST=$($UC --list-kinds) || [ -z "$KIND_LIST" ]; then
+	echo "run.sh: '$UC --list-kinds' failed: is uringcheck built?" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+KINDS=$(cut -f1 <<<"$KIND_LIST")
+FAIL_KINDS=$(awk -F'\t' '$3 == "yes" { print $1 }' <<<"$KIND_LIST" | paste -sd,)
 
 # Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
 # to reap), and a wait until those earlier tests left have expired (1 s by
@@ -133,9 +144,6 @@ for u in .output/unit/*; do
 done
 
 # --- cases -------------------------------------------------------------------
-# Kinds a report can name (reports/rules.c); a case expects a "+" list.
-KINDS=$(grep -oE '\.name = "[a-z-]+"' reports/rules.c | cut -d'"' -f2)
-
 # case_verdict SRC [TAG]: runs one case and prints one line,
 # "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
 case_verdict() {
@@ -221,6 +229,9 @@ fi
 
 # --- golden: the check mode's text, JSON and SARIF as recorded ---------------
 . testsuite/golden/tests.sh
+
+# --- kinds: --list-kinds agrees with --help, the docs and what runs do -------
+. testsuite/kinds/tests.sh
 
 # --- runner ------------------------------------------------------------------
 # check NAME EXPECTED_STATUS CMD...: the status and, on failure, stderr.
