@@ -100,7 +100,7 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	@$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
 # Header dependencies come from the compiler (-MMD): a header changed in
-# reports/ (say, a new kind that resizes struct uc_report) rebuilds every
+# reports/ (say, a field added to struct uc_report) rebuilds every
 # object that includes it, whichever folder it is in. The generated
 # headers (skeletons, protobuf-c) are made before the first compile.
 GENERATED_HEADERS := $(OUTPUT)/uringcheck.skel.h $(OUTPUT)/trace.skel.h \
