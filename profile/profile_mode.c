@@ -55,8 +55,8 @@ static void profile_finish(void *state, struct uc_run *run)
 	int n = 0;
 
 	if (run->checking) {	/* the doctor is told what the checker found */
-		h = xcalloc(UC_KIND__COUNT, sizeof(*h));
-		for (int k = 0; k < UC_KIND__COUNT; k++)
+		h = xcalloc(uc_kinds_count(), sizeof(*h));
+		for (int k = 0; k < uc_kinds_count(); k++)
 			h[n++] = (struct pf_hazard_count){
 				.kind = uc_kind_name(k), .n = rep->count[k],
 				.severity = rep->fail_on & UC_KIND_BIT(k) ? "error" : "warning" };

@@ -94,8 +94,8 @@ void report_write_json(struct uc_report *rep, FILE *out, const char *version,
 	json_object_object_add(o, "version", uc_json_string(version));
 	json_object_object_add(doc, "tool", o);
 
-	json_object_object_add(doc, "mode", json_object_new_string(rep->mode ? rep->mode :
-								    "check"));
+	/* named by the run (run/run.c): reports/ knows no mode */
+	json_object_object_add(doc, "mode", uc_json_string(rep->mode));
 	o = json_object_new_object();
 	if (rep->attached == 2) {		/* -a */
 		json_object_object_add(o, "all_processes", json_object_new_boolean(1));

@@ -56,8 +56,9 @@ struct uc_report {
 	 * frames for the first of a kind of repeat) */
 	void (*finding_hook)(void *arg, const struct uc_finding *f, const char *text);
 	void *finding_arg;
-	/* the JSON document's "mode" ("check", "profile", "check+profile"),
-	 * how the target came ("attached": 1 -p, 2 -a) and --profile's member */
+	/* set by the run (reports/ knows no mode): the JSON document's
+	 * "mode" ("check", "profile", "check+profile"), how the target came
+	 * ("attached": 1 -p, 2 -a) and --profile's member */
 	const char *mode;
 	int attached;
 	json_object *profile_json;
