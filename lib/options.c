@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opcode_names.h"
 #include "version.h"
 
 #define UC_STACK_BYTES_MAX 8192	/* UC_STACK_BYTES in bpf/uringcheck.h */
@@ -125,6 +126,12 @@ void options_help(FILE *out)
 	print_wrapped(out, "print one line per hazard kind, tab-separated: its "
 		      "name, error or warning (its default), whether it fails a run "
 		      "by default (yes or no), what it is; then exit", 8, 78);
+	fprintf(out, "  --list-ops\n");
+	print_wrapped(out, "print one line per io_uring opcode, tab-separated: "
+		      "its number, its name, what it does to user memory while in "
+		      "flight (stores, loads, copied at submission, none, driver) "
+		      "and whether the kernel always runs it in io-wq (always, "
+		      "maybe); then exit", 8, 78);
 	fprintf(out,
 		"  -h, --help\n        print this help\n\n");
 	fprintf(out,
@@ -241,6 +248,11 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 		}
 		if (!strcmp(a, "--list-kinds")) {
 			uc_kinds_list(stdout);
+			*early = OPT_EXIT_OK;
+			return n;
+		}
+		if (!strcmp(a, "--list-ops")) {
+			uc_opcodes_list(stdout);
 			*early = OPT_EXIT_OK;
 			return n;
 		}

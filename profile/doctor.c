@@ -143,10 +143,12 @@ static const char *dur(double ns, char *buf, size_t len)
 /*
  * punt-ratio: requests that ran in io-wq. 1000 punts: below that a worker
  * pool is not what shapes the tail; half of the opcode's requests: a punt
- * now and then (a page-cache miss) is the design. Punts the program asked
- * for (IOSQE_ASYNC) count too: the kernel marks its always-blocking
- * opcodes (FSYNC, FALLOCATE, ...) with the same flag at prep, so the two
- * cannot be told apart; the evidence says how many carried it.
+ * now and then (a page-cache miss) is the design. Opcodes the kernel
+ * always runs in io-wq (FSYNC, STATX, the xattr and path operations:
+ * lib/opcodes.def, async ALWAYS) are not judged: no flag, file type or
+ * batching lets them run inline, so the advice cannot apply. Punts the
+ * program asked for (IOSQE_ASYNC) count: the evidence says how many
+ * carried the flag.
  */
 #define PUNT_MIN	1000
 #define PUNT_SHARE	0.5
@@ -165,6 +167,8 @@ static void judge_punts(const struct doctor_rule *r, const struct pf_snapshot *s
 			struct doctor_verdict *d;
 			char name[16], a[32], b[32];
 
+			if (uc_opcode_always_async(op))
+				continue;
 			proc_op(s, tgid, op, &t);
 			natural = t.punted;
 			if (natural < PUNT_MIN || natural < PUNT_SHARE * t.completes)
@@ -177,8 +181,8 @@ static void judge_punts(const struct doctor_rule *r, const struct pf_snapshot *s
 			if (!d)
 				return;
 			body_add(d, "%s: %llu requests, %llu ran in io-wq (%llu of them "
-				 "flagged async at submission: IOSQE_ASYNC, or an opcode "
-				 "the kernel always runs there)", name,
+				 "flagged async at submission: IOSQE_ASYNC, or the "
+				 "kernel's own choice for that request)", name,
 				 (unsigned long long)t.completes,
 				 (unsigned long long)natural, (unsigned long long)t.forced);
 			body_add(d, "%s latency: p50 %s, p99 %s", name,
@@ -315,6 +319,8 @@ static void judge_errors(const struct doctor_rule *r, const struct pf_snapshot *
 				}
 			}
 			if (bad < ERR_MIN)
+				continue;
+			if (uc_opcode_always_async(op))
 				continue;
 			proc_op(s, tgid, op, &t);
 			if (bad < ERR_SHARE * t.completes)
@@ -484,6 +490,8 @@ static void judge_short(const struct doctor_rule *r, const struct pf_snapshot *s
 			struct doctor_verdict *d;
 			char name[16];
 
+			if (uc_opcode_always_async(op))
+				continue;
 			proc_op(s, tgid, op, &t);
 			if (t.short_writes < SHORT_MIN || t.short_writes < SHORT_SHARE * t.completes)
 				continue;
@@ -605,10 +613,13 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 static const struct doctor_rule rules[] = {
 	{ "punt-ratio", "warning",
 	  "An opcode's requests mostly run in the io-wq worker pool instead of inline.",
-	  "Each punt costs a thread hand-off and shapes the tail. FSYNC and "
-	  "buffered writes on filesystems without async buffered writes always "
-	  "punt: batch fsyncs (one per N writes, or sync_file_range), use "
-	  "O_DIRECT, or move them off the latency path.", judge_punts },
+	  "Each punt costs a thread hand-off and shapes the tail. Requests "
+	  "flagged IOSQE_ASYNC, reads of files without non-blocking reads "
+	  "(tmpfs on older kernels), buffered writes on filesystems without "
+	  "async buffered writes and page-cache misses punt: drop IOSQE_ASYNC "
+	  "where the data is cached, use O_DIRECT, or move them off the latency "
+	  "path. Opcodes the kernel always runs in io-wq (--list-ops) are not "
+	  "judged.", judge_punts },
 	{ "batching", "note",
 	  "io_uring_enter submits about one SQE per call.",
 	  "Queue several SQEs before io_uring_submit(); if each request depends "

@@ -233,6 +233,9 @@ fi
 # --- kinds: --list-kinds agrees with --help, the docs and what runs do -------
 . testsuite/kinds/tests.sh
 
+# --- opcodes: --list-ops agrees with the uapi header and the docs -----------
+. testsuite/opcodes/tests.sh
+
 # --- runner ------------------------------------------------------------------
 # check NAME EXPECTED_STATUS CMD...: the status and, on failure, stderr.
 check_status() {
