@@ -38,6 +38,26 @@
 /* include/linux/sched.h; unchanged since io threads appeared in 5.12 */
 #define UC_PF_IO_WORKER		0x00000010
 
+/*
+ * Whether io thread @t (PF_IO_WORKER) is an io-wq worker rather than an
+ * SQPOLL thread, from a kernel fact, never from its name: a new SQPOLL
+ * thread still carries its creator's name when it first runs (it renames
+ * itself "iou-sqp-N" later), and io-wq workers an SQPOLL thread forks
+ * inherit "iou-sqp". io-wq hangs its struct io_worker on the new task's
+ * worker_private before waking it (io_uring/io-wq.c, io_init_new_worker);
+ * the SQPOLL thread has none. worker_private is 5.17's name (e32cf5dfbe22,
+ * before it pf_io_worker); without it, the name is the fallback.
+ */
+static __always_inline bool io_thread_is_wq_worker(struct task_struct *t)
+{
+	char comm[8];
+
+	if (bpf_core_field_exists(t->worker_private))
+		return BPF_CORE_READ(t, worker_private) != NULL;
+	bpf_probe_read_kernel(comm, sizeof(comm), t->comm);
+	return comm[4] == 'w';
+}
+
 /* io_kiocb::flags is 32 bits before v6.10 (6.1's BTF: unsigned int) and
  * io_req_flags_t (64) since: read only the field's size, so the other
  * half is not the next field's bytes. */

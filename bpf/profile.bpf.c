@@ -275,7 +275,9 @@ static __always_inline __u32 ring_add(__u64 ctx, __u32 tgid, int fd,
 		m->sq_entries = sq;
 		m->cq_entries = cq;
 		m->created_ns = now;
-		bpf_get_current_comm(m->comm, sizeof(m->comm));
+		/* the process's name, not the thread's: a ring first seen
+		 * used by its SQPOLL thread would be named "iou-sqp-N" */
+		BPF_CORE_READ_STR_INTO(&m->comm, bpf_get_current_task_btf(), group_leader, comm);
 		m->ctx = ctx;
 	}
 	bpf_map_update_elem(&pf_rings, &ctx, &slot, BPF_ANY);
@@ -797,8 +799,8 @@ int BPF_PROG(pf_register, void *rctx, unsigned int opcode, unsigned int nr_files
 
 /* ---- io-wq and SQPOLL threads ------------------------------------------ */
 
-/* "iou-sqp-<pid>" is an SQPOLL thread, "iou-wrk-<pid>" an io-wq worker
- * (io_uring/sqpoll.c, io_uring/io-wq.c, since 5.12). */
+/* An io thread is an io-wq worker or an SQPOLL thread; which one, from
+ * the kernel's own facts (io_thread_is_wq_worker). */
 static __always_inline void thread_on(struct task_struct *t, __u64 now)
 {
 	__u32 tid = t->pid, tgid = t->tgid;
@@ -807,12 +809,10 @@ static __always_inline void thread_on(struct task_struct *t, __u64 now)
 	if (!th) {
 		struct pf_thread n = { .tgid = tgid };
 		struct pf_proc zero = {}, *p;
-		char comm[8];
 
 		if (!followed(tgid))
 			return;
-		bpf_probe_read_kernel(comm, sizeof(comm), t->comm);
-		n.sqpoll = comm[4] == 's' && comm[5] == 'q' && comm[6] == 'p';
+		n.sqpoll = !io_thread_is_wq_worker(t);
 		if (bpf_map_update_elem(&pf_threads, &tid, &n, BPF_NOEXIST)) {
 			stat_inc(PF_STAT_THREADS_FULL);
 			return;

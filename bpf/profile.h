@@ -78,7 +78,7 @@ struct pf_ring_meta {
 	__u32 sq_entries, cq_entries;
 	__u32 pad;
 	__u64 created_ns;		/* 0: existed before the profile began */
-	char comm[16];			/* of the thread that created or used it */
+	char comm[16];			/* of the process that created or used it */
 };
 
 /* per process (tgid), shared by its threads */

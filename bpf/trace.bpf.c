@@ -348,7 +348,7 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __u64 user
 	/* the CQE just filled sits at cached_cq_tail - 1 */
 	c->cq_pos = BPF_CORE_READ((struct io_ring_ctx *)ring_ptr, cached_cq_tail) - 1;
 	c->opcode = req ? BPF_CORE_READ((struct io_kiocb *)req_ptr, opcode) : 0xff;
-	c->in_worker = (task->flags & UC_PF_IO_WORKER) && task->comm[4] == 'w';
+	c->in_worker = (task->flags & UC_PF_IO_WORKER) && io_thread_is_wq_worker(task);
 	c->pad[0] = c->pad[1] = 0;
 	bpf_ringbuf_submit(c, BPF_RB_NO_WAKEUP);
 	return 0;

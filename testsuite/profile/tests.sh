@@ -53,6 +53,37 @@ if want "profile: doctor"; then
 	done
 fi
 
+# SQPOLL and io-wq time are told apart by kernel facts, not by names: the
+# same programs built under names that would mislead a name test (a new
+# io thread first runs under its creator's name) keep their split.
+if want "profile: io threads"; then
+	mkdir -p "$TMP/names"
+	cp "$PBIN/inj_sqpoll-idle-burn" "$TMP/names/plainname"
+	cp "$PBIN/inj_sqpoll-idle-burn" "$TMP/names/iou-wrk-7"
+	cp "$PBIN/inj_worker-fan-out" "$TMP/names/abc_sqpoll"
+	ok=1
+	for exe in plainname iou-wrk-7 abc_sqpoll; do
+		$UC --profile --json="$TMP/names.$exe.json" "$TMP/names/$exe" \
+			>"$TMP/names.$exe.out" 2>&1 || ok=0
+		$PY - "$TMP/names.$exe.json" "$exe" <<'PY' >>"$TMP/names.$exe.out" 2>&1 || ok=0
+import json, sys
+d = json.load(open(sys.argv[1]))
+p, = d["profile"]["processes"]
+kinds = sorted(f["kind"] for f in d["findings"] if f.get("rule_type") == "doctor")
+if sys.argv[2] == "abc_sqpoll":		# io-wq only
+    assert p["sqpoll_threads"] == 0 and p["sqpoll_oncpu_ns"] == 0, p
+    assert p["iowq_workers_seen"] >= 1 and p["iowq_oncpu_ns"] > 0, p
+    assert kinds == ["worker-fan-out"], kinds
+else:					# an SQPOLL thread, no io-wq
+    assert p["sqpoll_threads"] == 1 and p["sqpoll_oncpu_ns"] > 0, p
+    assert p["iowq_workers_seen"] == 0 and p["iowq_oncpu_ns"] == 0, p
+    assert kinds == ["sqpoll-idle-burn"], kinds
+PY
+		[ "$ok" = 1 ] || { fail "profile: io threads" "$exe: wrong split or rule" "$TMP/names.$exe.out"; break; }
+	done
+	[ "$ok" = 1 ] && pass "profile: io threads: SQPOLL and io-wq told apart under any program name (3 names)"
+fi
+
 # Known paths: inline NOPs, poll-armed pipe reads, punted FSYNCs and
 # IOSQE_ASYNC NOPs (testsuite/profile/paths.c), counted exactly.
 if want "profile: paths"; then
