@@ -64,6 +64,7 @@ const volatile __u64 sample_warmup = 1024;
 #define RQ_SKIP		0x08		/* CQE_SKIP_SUCCESS: may end unseen */
 #define RQ_WRITE	0x10		/* judged for short writes */
 #define RQ_CHAIN	0x20		/* in a link chain */
+#define RQ_SAMPLED	0x40		/* timed as one of every sample_mask + 1 */
 
 struct pf_req {
 	__u64 req;			/* the io_kiocb, 0: free */
@@ -440,11 +441,22 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	r->req = key;
 	r->ring = ring;
 	r->opcode = op;
-	r->flags = 0;
 	/* Reading the clock costs as much as the rest of this program, so
-	 * after the first requests only one in sample_every is timed (per
-	 * CPU, ring and opcode); every one is still counted. */
-	r->ts = (n <= sample_warmup || !(n & sample_mask)) ? bpf_ktime_get_ns() : 0;
+	 * after the first requests only one in sample_mask + 1 is timed (per
+	 * CPU, ring and opcode); every one is still counted. A sampled one
+	 * stands for sample_mask + 1 requests in the latency figures, a
+	 * warm-up one for itself (on_complete): each request then weighs
+	 * the inverse of its chance to be timed, so the start-up burst that
+	 * the warm-up times whole does not outweigh the rest of a short run. */
+	r->flags = 0;
+	if (n <= sample_warmup) {
+		r->ts = bpf_ktime_get_ns();
+	} else if (!(n & sample_mask)) {
+		r->ts = bpf_ktime_get_ns();
+		r->flags = RQ_SAMPLED;
+	} else {
+		r->ts = 0;
+	}
 	if (rflags & PF_IOSQE_ASYNC)
 		r->flags |= RQ_FORCED;
 	if (rflags & PF_IOSQE_CQE_SKIP)
@@ -530,7 +542,7 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 {
 	struct pf_op_stats *st;
 	struct pf_req *r;
-	__u64 lat, ts, ctx, req;
+	__u64 lat, ts, ctx, req, w;
 	__u32 i, ring, op;
 	__u8 flags;
 
@@ -609,13 +621,14 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 	if (!ts)
 		return 0;
 	lat = bpf_ktime_get_ns() - ts;
-	st->lat_sum_ns += lat;
+	w = flags & RQ_SAMPLED ? sample_mask + 1 : 1;
+	st->lat_sum_ns += lat * w;
 	if (lat > st->lat_max_ns)
 		st->lat_max_ns = lat;
 	i = log2_u64(lat);
 	if (i >= PF_LAT_BUCKETS)
 		i = PF_LAT_BUCKETS - 1;
-	st->lat_hist[i & (PF_LAT_BUCKETS - 1)]++;
+	st->lat_hist[i & (PF_LAT_BUCKETS - 1)] += w;
 	return 0;
 }
 
