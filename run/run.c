@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
+#include "load.h"
 #include "log_file.h"
 #include "mode.h"
 #include "options.h"
@@ -258,6 +259,9 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 		}
 		nm++;
 	}
+	/* Every mode has loaded: the kernel's BTF, parsed once for all of
+	 * them (load/load.h), is no longer needed. */
+	load_release();
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;
