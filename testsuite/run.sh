@@ -120,18 +120,23 @@ if want "load: the kernel's BTF read once"; then
 	# cold start, checker or profile, opens the kernel's BTF once, not once
 	# per libbpf load as well. Fails if libbpf stops calling the checker's
 	# btf__load_vmlinux_btf (say, a libbpf that binds it internally).
+	# Every mode at once probes the kernel once and shares the parse
+	# (load/load.c).
 	no_keepers
 	strace -f -qq -e trace=openat -o "$TMP/btf.check" $UC --keep-warm=0 true
 	strace -f -qq -e trace=openat -o "$TMP/btf.profile" $UC --profile --keep-warm=0 true 2>/dev/null
 	# a run with a finding names the kernel it judged on: as probed
 	strace -f -qq -e trace=openat -o "$TMP/btf.finding" $UC --keep-warm=0 "$BIN/inj_read_read" 2>/dev/null
+	strace -f -qq -e trace=openat -o "$TMP/btf.all" $UC --keep-warm=0 --check --profile \
+		--trace="$TMP/btf.pftrace" true >/dev/null 2>&1
 	c=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.check")
 	p=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.profile")
 	f=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.finding")
-	if [ "$c" = 1 ] && [ "$p" = 1 ] && [ "$f" = 1 ]; then
-		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding)"
+	a=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.all")
+	if [ "$c" = 1 ] && [ "$p" = 1 ] && [ "$f" = 1 ] && [ "$a" = 1 ]; then
+		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding, --check --profile --trace)"
 	else
-		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding)"
+		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding), $a (--check --profile --trace)"
 	fi
 fi
 
