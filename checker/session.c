@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The check mode's BPF side: a cold load (the kernel probed and the
+ * variants chosen through load/load.h, the programs loaded in two halves
+ * by cold_load.c) or a join of another instance's set (shared.h); this
+ * run's session slot, event buffer and mapped tables; the keeper that
+ * leaves the set warm for the next run.
+ */
 #define _GNU_SOURCE
 #include "session.h"
 

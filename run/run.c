@@ -3,8 +3,10 @@
  * The one run loop, whatever the modes (lib/mode.h):
  *
  *   the report set up (suppressions read) -> the target spawned, blocked
- *   (or the -p process opened) -> the log opened -> each mode begins and
- *   follows the target -> the target released -> the loop: wait on the
+ *   (or the -p process opened) -> the log opened -> each mode begins
+ *   (loads its BPF side through load/: one kernel probe and one parse
+ *   of the kernel's BTF for all, freed once all have begun) and follows
+ *   the target -> the target released -> the loop: wait on the
  *   modes' descriptors, the signals and the target's exit; tick and drain
  *   each mode -> the target reaped -> each mode finishes and reports ->
  *   the summary -> each mode's footer -> --json, --sarif -> the exit
