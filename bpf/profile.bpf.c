@@ -26,7 +26,7 @@
  *
  * Only tracepoints (tp_btf), like the checker: kprobes may be missing and
  * fentry refused. Kernel changes are handled by program variants chosen
- * in user space from the kernel's BTF (profile/profile_session.c).
+ * in user space from the kernel's BTF (load/variants.def).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

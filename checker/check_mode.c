@@ -12,6 +12,7 @@
 
 #include "kernel_features.h"
 #include "liburing_probes.h"
+#include "load.h"
 #include "mode.h"
 #include "options.h"
 #include "session.h"
@@ -188,19 +189,19 @@ static int check_report(void *state, struct uc_run *run, FILE *out)
 
 static void check_footer(void *state, struct uc_run *run, FILE *out)
 {
-	struct check_mode *c = state;
 	struct uc_report *rep = run->rep;
 
-	/* What the verdict rests on: as probed for a cold load, or probed
-	 * now (a run that joined another's programs never read the kernel's
-	 * BTF, and a clean run needs none of it). */
+	/* What the verdict rests on: as probed for this run's loads
+	 * (load/load.h), or probed now (a run that joined another's programs
+	 * never read the kernel's BTF, and a clean run needs none of it). */
 	if (report_total(rep)) {
-		const struct uc_kernel *k = session_kernel(&c->sess);
+		const struct uc_kernel *k = load_kernel_probed();
 		struct uc_kernel kern;
-		char err[512];
+		char *err = NULL;
 
-		if (!k && !kernel_probe(&kern, err, sizeof(err)))
+		if (!k && !kernel_probe(&kern, &err))
 			k = &kern;
+		free(err);
 		if (k)
 			fprintf(out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
 				run->pid, k->release, kernel_tier(k));

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The check mode's BPF side: a cold load (the kernel probed and the
+ * variants chosen through load/load.h, the programs loaded in two halves
+ * by cold_load.c) or a join of another instance's set (shared.h); this
+ * run's session slot, event buffer and mapped tables; the keeper that
+ * leaves the set warm for the next run.
+ */
 #define _GNU_SOURCE
 #include "session.h"
 
@@ -27,6 +34,7 @@
 
 #include "kernel_btf.h"
 #include "libbpf_log.h"
+#include "load.h"
 #include "slots.h"
 #include "uringcheck.skel.h"
 
@@ -92,25 +100,6 @@ static int attach_sampler(struct uc_session *s, long lag_ms)
 	close(fd);
 	s->sampler_perf_fd = -1;
 	return -1;
-}
-
-/* One program per hook form; the kernel's BTF says which it has
- * (kernel_features.c). Each variant's comment names its kernel change. */
-static void choose_variants(struct uringcheck_bpf *skel, const struct uc_kernel *k)
-{
-	bpf_program__set_autoload(skel->progs.uc_submit, k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.uc_submit_sqe, !k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.uc_complete, k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.uc_complete_fields, !k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.uc_exit, k->tp_exit_group_dead);
-	bpf_program__set_autoload(skel->progs.uc_exit_plain, !k->tp_exit_group_dead);
-	bpf_program__set_autoload(skel->progs.uc_ring_create, k->task_vma_iter);
-	bpf_program__set_autoload(skel->progs.uc_ring_create_nomaps, !k->task_vma_iter);
-	/* v5.19 (ab1c84d855cf): the wait hooks take the request, whose file
-	 * gives a waiting read's channel; without them sync loads are not
-	 * judged (bpf/channels.bpf.h). */
-	bpf_program__set_autoload(skel->progs.uc_poll_arm, kernel_judges_loads(k));
-	bpf_program__set_autoload(skel->progs.uc_async_work, kernel_judges_loads(k));
 }
 
 /* FNV-1a: names the BPF object, so only identical builds share. */
@@ -438,7 +427,9 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	skel->rodata->hz = k->hz;
 	skel->rodata->btf_id_io_kiocb = k->btf_id_io_kiocb;
 	skel->rodata->btf_id_io_ring_ctx = k->btf_id_io_ring_ctx;
-	choose_variants(skel, k);
+	/* One program per hook form (load/variants.def); the second half
+	 * takes the same choice (cold_load.c). */
+	load_variants(skel->obj, k);
 	/* The liburing uprobe is attached by this instance only, and only
 	 * with --liburing-uprobes (an instance that joins loads its own,
 	 * reuse_shared): unused, it is not loaded. */
@@ -491,9 +482,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 {
 	struct early_btf early_btf;
 	struct kernel_btf_name names[32];
-	struct uc_kernel k;
-	struct btf *kernel_btf;
-	char why[256];
+	const struct uc_kernel *k;
 	int err, nnames;
 
 	/*
@@ -534,22 +523,18 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	/* What each half's libbpf would look up name by name, found in the
 	 * probe's walk instead (kernel_btf.c). */
 	nnames = kernel_btf_names_of(s->skel->obj, names, sizeof(names) / sizeof(names[0]));
-	if (kernel_probe_from(&k, early_btf_end(&early_btf), &kernel_btf, names, nnames,
-			      why, sizeof(why))) {
-		btf__free(kernel_btf);
+	k = load_kernel(early_btf_end(&early_btf), names, nnames);
+	if (!k) {
 		end_early_buffer(s);
-		fprintf(stderr, "uringcheck: %s\n", why);
 		return -1;
 	}
-	s->kernel = k;
-	s->kernel_known = true;
 	kernel_btf_answers(names, nnames);
-	cold_load_core_btf(&s->cold, kernel_btf, s->skel);
-	set_kernel(s->skel, &k, o);
+	cold_load_core_btf(&s->cold, load_kernel_btf(), s->skel);
+	set_kernel(s->skel, k, o);
 	err = cold_load_programs(&s->cold, s->skel);
 	if (err) {
 		end_early_buffer(s);
-		libbpf_load_failed("the BPF programs", k.release, err, o->verbose);
+		libbpf_load_failed("the BPF programs", k->release, err, o->verbose);
 		return -1;
 	}
 	return 0;
@@ -709,11 +694,6 @@ int session_track(struct uc_session *s, pid_t pid)
 		return -1;
 	}
 	return 0;
-}
-
-const struct uc_kernel *session_kernel(const struct uc_session *s)
-{
-	return s->kernel_known ? &s->kernel : NULL;
 }
 
 int session_fd(const struct uc_session *s)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of a run: open -> configure -> load -> attach (or join
+ * The BPF side of a run: the kernel probed and the variants chosen by
+ * load/load.h, then open -> configure -> load -> attach (or join
  * the programs another instance attached, checker/shared.h), this run's
  * session (its slot, event buffer and counters), and teardown. Programs
  * are attached through BPF links held by the instances using them, so
@@ -31,8 +32,6 @@ struct uc_session {
 	struct uringcheck_bpf *skel;
 	struct cold_load cold;		/* a fresh set's other instances */
 	struct early_buffer early;	/* ... its event buffer, while made */
-	struct uc_kernel kernel;	/* ... the kernel it was probed on */
-	bool kernel_known;
 	struct ring_buffer *rb;
 	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
 	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */
@@ -78,9 +77,6 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		  uc_event_fn fn, void *arg);
 /* Follow @pid (and, from now on, everything it forks). */
 int session_track(struct uc_session *s, pid_t pid);
-/* The kernel as a cold load probed it, NULL if this run did not (it
- * joined another's programs). */
-const struct uc_kernel *session_kernel(const struct uc_session *s);
 int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);

@@ -34,7 +34,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kernel_features.h"
 #include "u64map.h"
 
 /* FNV-1a over a name's essential part (up to a "___" flavour suffix). */
@@ -309,28 +308,9 @@ void core_btf_file_close(struct core_btf_file *f)
 {
 	if (f->kernel) {
 		kernel_btf_lend(NULL);
-		btf__free(f->kernel);
-		f->kernel = NULL;
+		f->kernel = NULL;	/* the lender's (load.c) */
 	}
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-}
-
-int core_btf_probe(struct core_btf_file *f, struct uc_kernel *k, struct btf **kernel)
-{
-	char why[256];
-
-	if (core_btf_file_open(f)) {
-		fprintf(stderr, "uringcheck: cannot make a memory file: %s\n", strerror(errno));
-		return -1;
-	}
-	if (kernel_probe_keep(k, kernel, why, sizeof(why))) {
-		btf__free(*kernel);
-		*kernel = NULL;
-		core_btf_file_close(f);
-		fprintf(stderr, "uringcheck: %s\n", why);
-		return -1;
-	}
-	return 0;
 }

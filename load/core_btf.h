@@ -23,16 +23,11 @@ struct core_btf_file {
 /* 0, or -1 with errno set. */
 int core_btf_file_open(struct core_btf_file *f);
 /* Fills @f with the stand-in for @local, or with @kern itself if that
- * cannot be built (slower, the same relocations). @kern is @f's from
- * then on: lent to libbpf's loads for their attach points and kfuncs
- * (kernel_btf.h), freed by core_btf_file_close(). */
+ * cannot be built (slower, the same relocations). @kern, the run's parse
+ * of the kernel's BTF (load.h), is lent to libbpf's loads for their
+ * attach points and kfuncs (kernel_btf.h) until core_btf_file_close(),
+ * which does not free it. */
 int core_btf_file_fill(struct core_btf_file *f, struct btf *kern, const struct btf *local);
 void core_btf_file_close(struct core_btf_file *f);
-
-struct uc_kernel;
-/* For a loader of its own (the profile's, the trace's): opens @f and
- * probes the kernel into @k, its BTF kept in *@kernel for
- * core_btf_file_fill(). Prints why and returns -1 if either fails. */
-int core_btf_probe(struct core_btf_file *f, struct uc_kernel *k, struct btf **kernel);
 
 #endif

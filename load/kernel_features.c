@@ -2,10 +2,17 @@
 /*
  * What the running kernel offers, read from its BTF with libbpf's BTF API
  * (it reads /sys/kernel/btf/vmlinux on every kernel; mapping the file,
- * as an earlier home-made scanner did, works only from 6.16 on). Which
- * program variant serves each hook is decided here, from the types the
- * kernel really has, never from its version number.
+ * as an earlier home-made scanner did, works only from 6.16 on), from
+ * the types the kernel really has, never from its version number.
+ *
+ * Everything here reads one table, features.def, a line per kernel
+ * change: the names the probe looks for (all in one walk over the
+ * kernel's types), how each answer sets a field of struct uc_kernel,
+ * the refusal of a kernel that lacks a needed piece (one sentence,
+ * however long) and --version's hook lines. Which program variant each
+ * feature loads is load/variants.def (load.c).
  */
+#define _GNU_SOURCE	/* asprintf */
 #include "kernel_features.h"
 #include "kernel_btf.h"
 #include "../reports/report.h"
@@ -148,175 +155,186 @@ static unsigned kconfig_hz(const char *release)
 	return hz;
 }
 
-int kernel_probe_keep(struct uc_kernel *k, struct btf **keep, char *err, size_t errlen)
+/* The probe's wants: one per line of features.def, in its order. */
+enum {
+#define KFEAT(field, ...) W_##field,
+#define KVALUE(field, ...) W_##field,
+#include "features.def"
+#undef KFEAT
+#undef KVALUE
+	W_COUNT
+};
+
+static const struct want wants[W_COUNT] = {
+#define KFEAT(field, want, kind, ...) [W_##field] = { want, WANT_##kind },
+#define KVALUE(field, type, want, kind, ...) [W_##field] = { want, WANT_##kind },
+#include "features.def"
+#undef KFEAT
+#undef KVALUE
+};
+
+/* A KFEAT line's test of what the walk found (@got, the want's). */
+#define ARGS(n)		(tp_params(btf, got) == (n))
+#define FOUND		(got > 0)
+/* A KVALUE line's value. */
+#define BIT		flag_of(got)
+#define VALUE		(got > 0 ? got : 0)
+
+/* Fills @k's features from the walk's answers @w. */
+static void decide(struct uc_kernel *k, const struct btf *btf, const struct want *w)
 {
-	return kernel_probe_from(k, NULL, keep, NULL, 0, err, errlen);
+	int64_t got;
+
+#define KFEAT(field, want, kind, test, ...) \
+	got = w[W_##field].got; \
+	k->field = test;
+#define KVALUE(field, type, want, kind, how, ...) \
+	got = w[W_##field].got; \
+	k->field = (type)(how);
+#include "features.def"
+#undef KFEAT
+#undef KVALUE
+	(void)got;
+	/* The ids serve bpf_rdonly_cast only (bpf/untrusted.bpf.h). */
+	if (!k->rdonly_cast)
+		k->btf_id_io_kiocb = k->btf_id_io_ring_ctx = 0;
 }
 
+#undef ARGS
+#undef FOUND
+#undef BIT
+#undef VALUE
+
 int kernel_probe_from(struct uc_kernel *k, struct btf *parsed, struct btf **keep,
-		      struct kernel_btf_name *extra, int nextra, char *err, size_t errlen)
+		      struct kernel_btf_name *extra, int nextra, char **err)
 {
-	enum {
-		W_TP_SUBMIT_REQ, W_TP_SUBMIT_SQE, W_TP_COMPLETE, W_TP_CQE_OVERFLOW,
-		W_TP_POLL_ARM, W_TP_ASYNC_WORK, W_TP_CQRING_WAIT, W_TP_EXIT,
-		W_VMA_ITER, W_RDONLY_CAST, W_IO_KIOCB, W_IO_RING_CTX, W_BPF_LOOP,
-		W_REISSUE, W_BUFFER_SELECTED, W_BUFFER_RING, W_BUFFERS_COMMIT,
-		W_IOBL_BUF_RING, W_IOBL_INC, W_COUNT
-	};
-	struct want w[W_COUNT] = {
-		[W_TP_SUBMIT_REQ] = { "btf_trace_io_uring_submit_req", WANT_TYPEDEF },
-		[W_TP_SUBMIT_SQE] = { "btf_trace_io_uring_submit_sqe", WANT_TYPEDEF },
-		[W_TP_COMPLETE] = { "btf_trace_io_uring_complete", WANT_TYPEDEF },
-		[W_TP_CQE_OVERFLOW] = { "btf_trace_io_uring_cqe_overflow", WANT_TYPEDEF },
-		[W_TP_POLL_ARM] = { "btf_trace_io_uring_poll_arm", WANT_TYPEDEF },
-		[W_TP_ASYNC_WORK] = { "btf_trace_io_uring_queue_async_work", WANT_TYPEDEF },
-		[W_TP_CQRING_WAIT] = { "btf_trace_io_uring_cqring_wait", WANT_TYPEDEF },
-		[W_TP_EXIT] = { "btf_trace_sched_process_exit", WANT_TYPEDEF },
-		[W_VMA_ITER] = { "bpf_iter_task_vma_new", WANT_FUNC },
-		[W_RDONLY_CAST] = { "bpf_rdonly_cast", WANT_FUNC },
-		[W_IO_KIOCB] = { "io_kiocb", WANT_STRUCT },
-		[W_IO_RING_CTX] = { "io_ring_ctx", WANT_STRUCT },
-		[W_BPF_LOOP] = { "BPF_FUNC_loop", WANT_ENUMERATOR },
-		[W_REISSUE] = { "REQ_F_REISSUE_BIT", WANT_ENUMERATOR },
-		[W_BUFFER_SELECTED] = { "REQ_F_BUFFER_SELECTED_BIT", WANT_ENUMERATOR },
-		[W_BUFFER_RING] = { "REQ_F_BUFFER_RING_BIT", WANT_ENUMERATOR },
-		[W_BUFFERS_COMMIT] = { "REQ_F_BUFFERS_COMMIT_BIT", WANT_ENUMERATOR },
-		[W_IOBL_BUF_RING] = { "IOBL_BUF_RING", WANT_ENUMERATOR },
-		[W_IOBL_INC] = { "IOBL_INC", WANT_ENUMERATOR },
-	};
+	struct want w[W_COUNT];
 	struct utsname u;
 	struct btf *btf;
-	int n;
 
 	memset(k, 0, sizeof(*k));
+	*err = NULL;
 	if (keep)
 		*keep = NULL;
 	if (!uname(&u))
 		snprintf(k->release, sizeof(k->release), "%s", u.release);
 	if (!parsed && access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(err, errlen, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
-			 "uringcheck needs CONFIG_DEBUG_INFO_BTF=y", k->release);
+		if (asprintf(err, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
+			     "uringcheck needs CONFIG_DEBUG_INFO_BTF=y", k->release) < 0)
+			*err = NULL;
 		return -1;
 	}
 	k->hz = kconfig_hz(k->release);
 	btf = parsed ? parsed : kernel_btf_read();
 	if (!btf) {
-		snprintf(err, errlen, "cannot read the kernel's BTF "
-			 "(/sys/kernel/btf/vmlinux): %s", strerror(errno));
+		if (asprintf(err, "cannot read the kernel's BTF "
+			     "(/sys/kernel/btf/vmlinux): %s", strerror(errno)) < 0)
+			*err = NULL;
 		return -1;
 	}
 	k->btf = true;
+	memcpy(w, wants, sizeof(w));
 	find_all(btf, w, W_COUNT, extra, nextra);
-	/* v6.4 renamed io_uring_submit_sqe(req, force_nonblock) to
-	 * io_uring_submit_req(req). */
-	k->tp_submit_req = tp_params(btf, w[W_TP_SUBMIT_REQ].got) == 1;
-	k->tp_submit_sqe = !k->tp_submit_req && tp_params(btf, w[W_TP_SUBMIT_SQE].got) == 2;
-	/* v6.13 reduced io_uring_complete to (ctx, req, cqe); before, the
-	 * CQE's fields were arguments of their own. 5.10 has no req. */
-	n = tp_params(btf, w[W_TP_COMPLETE].got);
-	k->tp_complete_req = n == 3;
-	k->tp_complete_fields = n == 7;
-	k->tp_cqe_overflow = tp_params(btf, w[W_TP_CQE_OVERFLOW].got) == 5;
-	/* v5.19 (ab1c84d855cf and its series) passed the request itself to
-	 * poll_arm and queue_async_work; before, ctx and fields (the
-	 * profile's path attribution needs the request). */
-	k->tp_poll_arm_req = tp_params(btf, w[W_TP_POLL_ARM].got) == 3;
-	k->tp_async_work_req = tp_params(btf, w[W_TP_ASYNC_WORK].got) == 2;
-	k->tp_cqring_wait = tp_params(btf, w[W_TP_CQRING_WAIT].got) == 2;
-	/* v6.16 added group_dead to sched_process_exit. */
-	n = tp_params(btf, w[W_TP_EXIT].got);
-	k->tp_exit_group_dead = n == 2;
-	k->tp_exit_plain = n == 1;
-	/* v6.7: the task-VMA iterator kfuncs (the mappings sent at ring
-	 * creation; without them user space reads /proc/PID/maps). */
-	k->task_vma_iter = w[W_VMA_ITER].got > 0;
-	/* bpf_rdonly_cast (v6.2): pointers read from a tracepoint's
-	 * arguments without the verifier's trust lookups. */
-	if (w[W_RDONLY_CAST].got > 0) {
-		k->btf_id_io_kiocb = w[W_IO_KIOCB].got > 0 ? (uint32_t)w[W_IO_KIOCB].got : 0;
-		k->btf_id_io_ring_ctx = w[W_IO_RING_CTX].got > 0 ?
-					(uint32_t)w[W_IO_RING_CTX].got : 0;
-	}
-	/* bpf_loop (v5.17): the list and table walks. */
-	k->bpf_loop = w[W_BPF_LOOP].got > 0;
-	/* REQ_F_* live in an anonymous enum: CO-RE cannot relocate them. */
-	k->reissue_flag = flag_of(w[W_REISSUE].got);
-	/* Provided buffers: whether a request holds one now, and which kind
-	 * of group it came from (bpf/provided_buffers.bpf.h). IOBL_* appeared
-	 * with the group flags (6.10-6.12); 6.1 tells ring groups by their
-	 * pinned pages instead. */
-	k->buffer_selected_flag = flag_of(w[W_BUFFER_SELECTED].got);
-	k->buffer_ring_flag = flag_of(w[W_BUFFER_RING].got);
-	/* A ring buffer picked but not yet taken from the ring, which a
-	 * request that has to wait gives back (in 6.12's BTF, not 6.1's). */
-	k->buffers_commit_flag = flag_of(w[W_BUFFERS_COMMIT].got);
-	k->iobl_buf_ring = w[W_IOBL_BUF_RING].got > 0 ? w[W_IOBL_BUF_RING].got : 0;
-	k->iobl_inc = w[W_IOBL_INC].got > 0 ? w[W_IOBL_INC].got : 0;
+	decide(k, btf, w);
 	if (keep)
 		*keep = btf;
 	else
 		btf__free(btf);
 
-	return kernel_probe_verdict(k, err, errlen);
+	*err = kernel_probe_verdict(k);
+	return *err ? -1 : 0;
 }
 
-int kernel_probe(struct uc_kernel *k, char *err, size_t errlen)
+int kernel_probe(struct uc_kernel *k, char **err)
 {
-	return kernel_probe_keep(k, NULL, err, errlen);
+	return kernel_probe_from(k, NULL, NULL, NULL, 0, err);
 }
 
-/* 0 if the kernel has what the programs need, else -1 and one line
- * naming every missing piece. */
-int kernel_probe_verdict(struct uc_kernel *k, char *err, size_t errlen)
-{
-	if ((!k->tp_submit_req && !k->tp_submit_sqe) ||
-	    (!k->tp_complete_req && !k->tp_complete_fields) || !k->tp_cqe_overflow ||
-	    (!k->tp_exit_group_dead && !k->tp_exit_plain) || !k->bpf_loop) {
-		/* Every missing piece, in one line. */
-		char miss[256] = "";
+/*
+ * The lines of features.def as groups: the forms of one hook (lines in a
+ * row with the same --version line), or a line of its own. Each group
+ * is there if the kernel has any of its forms.
+ */
+struct feature_line {
+	size_t offset;		/* of its bool in struct uc_kernel */
+	const char *line, *present, *absent, *need;
+};
 
-		if (!k->tp_submit_req && !k->tp_submit_sqe)
-			strcat(miss, ", the submit tracepoint with the request (v5.18+)");
-		if (!k->tp_complete_req && !k->tp_complete_fields)
-			strcat(miss, ", io_uring_complete with the request (v5.19+)");
-		if (!k->tp_cqe_overflow)
-			strcat(miss, ", io_uring_cqe_overflow (v6.0+)");
-		if (!k->bpf_loop)
-			strcat(miss, ", the bpf_loop helper (v5.17+)");
-		if (!k->tp_exit_group_dead && !k->tp_exit_plain)
-			strcat(miss, ", sched_process_exit");
-		snprintf(err, errlen, "kernel %s lacks what uringcheck needs: %s; "
-			 "supported: 6.1 and later (run --version for details)",
-			 k->release, miss + 2);
-		return -1;
+static const struct feature_line feature_lines[] = {
+#define KFEAT(field, want, kind, test, since, commit, line, present, absent, need) \
+	{ offsetof(struct uc_kernel, field), line, present, absent, need },
+#define KVALUE(...)
+#include "features.def"
+#undef KFEAT
+#undef KVALUE
+};
+#define NLINES (sizeof(feature_lines) / sizeof(feature_lines[0]))
+
+static bool has(const struct uc_kernel *k, const struct feature_line *f)
+{
+	return *(const bool *)((const char *)k + f->offset);
+}
+
+/* The group starting at @i: its end (one past), and the first of its
+ * forms the kernel has in *@found (NULL: none). */
+static size_t group(const struct uc_kernel *k, size_t i, const struct feature_line **found)
+{
+	size_t end = i + 1;
+
+	while (feature_lines[i].line && end < NLINES && feature_lines[end].line &&
+	       !strcmp(feature_lines[end].line, feature_lines[i].line))
+		end++;
+	*found = NULL;
+	for (size_t j = i; j < end && !*found; j++)
+		if (has(k, &feature_lines[j]))
+			*found = &feature_lines[j];
+	return end;
+}
+
+/* NULL if the kernel has what the programs need, else one line naming
+ * every missing piece, in the table's order (however long). */
+char *kernel_probe_verdict(const struct uc_kernel *k)
+{
+	const struct feature_line *found;
+	char *miss = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&miss, &len);
+
+	if (!f)
+		return strdup("out of memory");
+	for (size_t i = 0, end; i < NLINES; i = end) {
+		end = group(k, i, &found);
+		if (!found && feature_lines[end - 1].need)
+			fprintf(f, ", %s", feature_lines[end - 1].need);
 	}
-	return 0;
+	fclose(f);
+	if (miss && *miss && asprintf(&out, "kernel %s lacks what uringcheck needs: %s; "
+				      "supported: 6.1 and later (run --version for details)",
+				      k->release, miss + 2) < 0)
+		out = strdup("out of memory");
+	free(miss);
+	return out;
 }
 
 void kernel_print(const struct uc_kernel *k, FILE *out)
 {
+	const struct feature_line *found;
+
 	fprintf(out, "kernel %s, BTF %s\n", k->release, k->btf ? "yes" : "no");
 	fprintf(out, "tier: %s\n", kernel_tier(k));
-	fprintf(out, "  submit hook      %s\n", k->tp_submit_req ?
-		"io_uring_submit_req(req) (v6.4+)" : k->tp_submit_sqe ?
-		"io_uring_submit_sqe(req, force_nonblock) (before v6.4)" : "missing");
-	fprintf(out, "  completion hook  %s\n", k->tp_complete_req ?
-		"io_uring_complete(ctx, req, cqe) (v6.13+)" : k->tp_complete_fields ?
-		"io_uring_complete(ctx, req, user_data, res, cflags, ...) (before v6.13)" :
-		"missing (no request: before v5.19)");
-	fprintf(out, "  overflow hook    %s\n", k->tp_cqe_overflow ?
-		"io_uring_cqe_overflow" : "missing");
-	fprintf(out, "  exit hook        %s\n", k->tp_exit_group_dead ?
-		"sched_process_exit(p, group_dead) (v6.16+)" : k->tp_exit_plain ?
-		"sched_process_exit(p), group_dead from signal->live (before v6.16)" :
-		"missing");
+	/* A line per hook, from the table: the form the kernel has. */
+	for (size_t i = 0, end; i < NLINES; i = end) {
+		end = group(k, i, &found);
+		if (feature_lines[i].line)
+			fprintf(out, "  %-16s %s\n", feature_lines[i].line,
+				found ? found->present : feature_lines[end - 1].absent);
+	}
 	if (!strcmp(kernel_tier(k), "unsupported")) {
-		char why[256];
-		struct uc_kernel copy = *k;
-
 		/* The probe's own sentence says what is missing. */
-		kernel_probe_verdict(&copy, why, sizeof(why));
-		fprintf(out, "  nothing active: %s\n", why);
+		char *why = kernel_probe_verdict(k);
+
+		fprintf(out, "  nothing active: %s\n", why ? why : "no BTF");
+		free(why);
 		return;
 	}
 	fprintf(out, "  hazards         ");
@@ -359,8 +377,10 @@ bool kernel_judges_loads(const struct uc_kernel *k)
 
 const char *kernel_tier(const struct uc_kernel *k)
 {
-	if (!k->btf || !k->bpf_loop || (!k->tp_submit_req && !k->tp_submit_sqe) ||
-	    (!k->tp_complete_req && !k->tp_complete_fields) || !k->tp_cqe_overflow)
+	char *why = k->btf ? kernel_probe_verdict(k) : NULL;
+
+	free(why);
+	if (!k->btf || why)
 		return "unsupported";
 	if (!k->task_vma_iter)
 		return "full check mode (stack mappings from /proc)";

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile mode's BPF object: loaded through load/load.c (the run's
+ * one probe, the CO-RE stand-in, the variants' table) with the profile's
+ * settings; following processes; reading the per-CPU tables.
+ */
 #include "profile_session.h"
 
 #include <bpf/bpf.h>
@@ -10,42 +15,53 @@
 #include <string.h>
 #include <time.h>
 
-#include "core_btf.h"
 #include "kernel_features.h"
-#include "libbpf_log.h"
+#include "load.h"
 #include "profile.skel.h"
 
-/* The variants the kernel's BTF calls for; each names its kernel change
- * in bpf/profile.bpf.c. A hook the kernel lacks turns one feature off,
- * and the report says which. */
-static void choose_variants(struct profile_bpf *skel, const struct uc_kernel *k)
+static struct bpf_object_skeleton *open_profile(const struct bpf_object_open_opts *opts,
+						void **skel)
 {
-	bpf_program__set_autoload(skel->progs.pf_submit, k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.pf_submit_sqe, !k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.pf_complete, k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.pf_complete_fields, !k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.pf_poll_arm, k->tp_poll_arm_req);
-	bpf_program__set_autoload(skel->progs.pf_async_work, k->tp_async_work_req);
-	bpf_program__set_autoload(skel->progs.pf_cqe_overflow, k->tp_cqe_overflow);
-	bpf_program__set_autoload(skel->progs.pf_cqring_wait, k->tp_cqring_wait);
+	struct profile_bpf *p = profile_bpf__open_opts(opts);
+
+	*skel = p;
+	return p ? p->skeleton : NULL;
+}
+
+/* The profile's settings; a hook the kernel lacks turns one feature off
+ * (load/variants.def), and the report says which. */
+static int configure(void *skel, const struct uc_kernel *k, void *arg)
+{
+	struct profile_bpf *p = skel;
+	struct pf_session *s = arg;
+	const struct pf_config *c = s->config;
+
+	s->paths = kernel_judges_loads(k);
+	p->rodata->all_processes = c->all;
+	p->rodata->max_rings = c->max_rings;
+	p->rodata->sample_mask = c->sample - 1;
+	bpf_map__set_max_entries(p->maps.pf_ring_meta, c->max_rings);
+	bpf_map__set_max_entries(p->maps.pf_ring_stats, c->max_rings);
+	bpf_map__set_max_entries(p->maps.pf_op_stats, c->max_rings * PF_MAX_OPS);
+	return 0;
 }
 
 int pf_session_start(struct pf_session *s, const struct pf_config *c)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts);
-	struct core_btf_file core;
-	struct btf *kernel_btf;
-	struct uc_kernel k;
+	struct load_spec spec = {
+		.whose = "the profile's",
+		.verbose = c->verbose,
+		.open = open_profile,
+		.configure = configure,
+		.arg = s,
+	};
+	void *skel;
 	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->max_rings = c->max_rings;
 	s->all = c->all;
-	libbpf_log_setup(c->verbose);
-	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
-	if (core_btf_probe(&core, &k, &kernel_btf))
-		return -1;
-	s->paths = k.tp_poll_arm_req && k.tp_async_work_req;
+	s->config = c;
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {
 		fprintf(stderr, "uringcheck: cannot count the CPUs: %s\n",
@@ -54,38 +70,14 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 	}
 	s->percpu = calloc(s->ncpus, sizeof(struct pf_op_stats) > sizeof(struct pf_ring_stats) ?
 			   sizeof(struct pf_op_stats) : sizeof(struct pf_ring_stats));
-	opts.btf_custom_path = core.path;
-	s->skel = profile_bpf__open_opts(&opts);
-	if (s->skel)
-		core_btf_file_fill(&core, kernel_btf, bpf_object__btf(s->skel->obj));
-	else
-		btf__free(kernel_btf);
-	if (!s->percpu || !s->skel) {
-		fprintf(stderr, "uringcheck: cannot open the profile's BPF object: %s\n",
-			strerror(errno));
+	if (!s->percpu) {
+		fprintf(stderr, "uringcheck: cannot start the profile: %s\n", strerror(errno));
 		return -1;
 	}
-	s->skel->rodata->all_processes = c->all;
-	s->skel->rodata->max_rings = c->max_rings;
-	s->skel->rodata->sample_mask = c->sample - 1;
-	bpf_map__set_max_entries(s->skel->maps.pf_ring_meta, c->max_rings);
-	bpf_map__set_max_entries(s->skel->maps.pf_ring_stats, c->max_rings);
-	bpf_map__set_max_entries(s->skel->maps.pf_op_stats, c->max_rings * PF_MAX_OPS);
-	choose_variants(s->skel, &k);
-	err = profile_bpf__load(s->skel);
-	core_btf_file_close(&core);
-	if (err) {
-		libbpf_load_failed("the profile's BPF programs", k.release, err, c->verbose);
-		return -1;
-	}
-	err = profile_bpf__attach(s->skel);
-	if (err) {
-		fprintf(stderr, "uringcheck: cannot attach the profile's BPF programs "
-			"(%s)%s\n", libbpf_load_cause() ? libbpf_load_cause() :
-			strerror(-err), c->verbose ? "" : "; run with -v for details");
-		return -1;
-	}
-	return 0;
+	err = load_object(&spec, &skel);
+	s->skel = skel;
+	s->config = NULL;
+	return err;
 }
 
 int pf_session_follow(struct pf_session *s, pid_t pid)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The profile mode's BPF object (bpf/profile.bpf.c): open, configure for
- * the running kernel, load, attach; follow processes; read the tables.
+ * The profile mode's BPF object (bpf/profile.bpf.c): loaded through
+ * load/load.h with the profile's settings; follows processes; reads the
+ * tables.
  */
 #ifndef UC_PF_SESSION_H
 #define UC_PF_SESSION_H
@@ -13,6 +14,7 @@
 #include "snapshot.h"
 
 struct profile_bpf;
+struct pf_config;
 
 struct pf_session {
 	struct profile_bpf *skel;
@@ -21,6 +23,7 @@ struct pf_session {
 	bool all;			/* -a */
 	bool paths;			/* poll/punt attribution is available */
 	void *percpu;			/* scratch for one per-CPU value */
+	const struct pf_config *config;	/* while starting */
 };
 
 struct pf_config {

@@ -3,8 +3,10 @@
  * The one run loop, whatever the modes (lib/mode.h):
  *
  *   the report set up (suppressions read) -> the target spawned, blocked
- *   (or the -p process opened) -> the log opened -> each mode begins and
- *   follows the target -> the target released -> the loop: wait on the
+ *   (or the -p process opened) -> the log opened -> each mode begins
+ *   (loads its BPF side through load/: one kernel probe and one parse
+ *   of the kernel's BTF for all, freed once all have begun) and follows
+ *   the target -> the target released -> the loop: wait on the
  *   modes' descriptors, the signals and the target's exit; tick and drain
  *   each mode -> the target reaped -> each mode finishes and reports ->
  *   the summary -> each mode's footer -> --json, --sarif -> the exit
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
+#include "load.h"
 #include "log_file.h"
 #include "mode.h"
 #include "options.h"
@@ -258,6 +261,9 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 		}
 		nm++;
 	}
+	/* Every mode has loaded: the kernel's BTF, parsed once for all of
+	 * them (load/load.h), is no longer needed. */
+	load_release();
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;

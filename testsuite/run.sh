@@ -91,22 +91,24 @@ if want "load: CO-RE stand-in"; then
 	# A fresh set relocates against a stand-in for the kernel's BTF
 	# (load/core_btf.c). Loaded both ways, every program must come
 	# out the same: same name, same tag (a hash of the relocated
-	# instructions), for the checker's and the profile's objects.
-	tags() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^(uc|pf)_/ {print $4, $6}' | sort; }
-	load_tags() {	# loads fresh, keeps them 3 s, lists them, ends the holder
-		no_keepers
-		env "$@" $UC --keep-warm=3 true
-		env "$@" $UC --profile --keep-warm=0 sleep 0.5 2>/dev/null &
-		sleep 0.3
-		tags
+	# instructions), for the checker's, the profile's and the trace's
+	# objects, loaded by one run (one probe, one parse: load/load.c).
+	# Only the programs that run holds (its descriptors' prog_id), not
+	# those of other instances on the machine.
+	load_tags() {	# loads a private set, lists its programs while it runs
+		env "$@" $UC --no-share --keep-warm=0 --check --profile \
+			--trace="$TMP/core.pftrace" sleep 1.5 >/dev/null 2>&1 &
+		local pid=$! ids
+		sleep 1
+		ids=$(cat /proc/$pid/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+		bpftool prog show 2>/dev/null | awk -v ids=" $(echo $ids) " \
+			'$3 == "name" && index(ids, " " substr($1, 1, length($1) - 1) " ") { print $4, $6 }' | sort
 		wait
-		pkill -x uringcheck-warm
-		no_keepers
 	}
 	load_tags URINGCHECK_CORE_BTF=standin >"$TMP/core.standin"
 	load_tags URINGCHECK_CORE_BTF=kernel >"$TMP/core.kernel"
 	n=$(wc -l <"$TMP/core.standin")
-	if [ "$n" -ge 12 ] && grep -q '^pf_' "$TMP/core.standin" &&
+	if [ "$n" -ge 12 ] && grep -q '^pf_' "$TMP/core.standin" && grep -q '^tr_' "$TMP/core.standin" &&
 	   cmp -s "$TMP/core.standin" "$TMP/core.kernel"; then
 		pass "load: CO-RE stand-in relocates as the kernel's BTF does ($n programs, same tags)"
 	else
@@ -120,18 +122,23 @@ if want "load: the kernel's BTF read once"; then
 	# cold start, checker or profile, opens the kernel's BTF once, not once
 	# per libbpf load as well. Fails if libbpf stops calling the checker's
 	# btf__load_vmlinux_btf (say, a libbpf that binds it internally).
+	# Every mode at once probes the kernel once and shares the parse
+	# (load/load.c).
 	no_keepers
 	strace -f -qq -e trace=openat -o "$TMP/btf.check" $UC --keep-warm=0 true
 	strace -f -qq -e trace=openat -o "$TMP/btf.profile" $UC --profile --keep-warm=0 true 2>/dev/null
 	# a run with a finding names the kernel it judged on: as probed
 	strace -f -qq -e trace=openat -o "$TMP/btf.finding" $UC --keep-warm=0 "$BIN/inj_read_read" 2>/dev/null
+	strace -f -qq -e trace=openat -o "$TMP/btf.all" $UC --keep-warm=0 --check --profile \
+		--trace="$TMP/btf.pftrace" true >/dev/null 2>&1
 	c=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.check")
 	p=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.profile")
 	f=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.finding")
-	if [ "$c" = 1 ] && [ "$p" = 1 ] && [ "$f" = 1 ]; then
-		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding)"
+	a=$(grep -c '"/sys/kernel/btf/vmlinux"' "$TMP/btf.all")
+	if [ "$c" = 1 ] && [ "$p" = 1 ] && [ "$f" = 1 ] && [ "$a" = 1 ]; then
+		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding, --check --profile --trace)"
 	else
-		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding)"
+		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding), $a (--check --profile --trace)"
 	fi
 fi
 

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace mode's BPF object: loaded through load/load.c (the run's one
+ * probe, the CO-RE stand-in, the variants' table) with the trace's
+ * settings; following processes; its record buffer and loss counters.
+ */
 #include "trace_session.h"
 
 #include <bpf/bpf.h>
@@ -9,20 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_btf.h"
-#include "kernel_features.h"
-#include "libbpf_log.h"
+#include "load.h"
 #include "trace.skel.h"
 
-/* Variants by the kernel's BTF; each names its change in the BPF file. */
-static void choose_variants(struct trace_bpf *skel, const struct uc_kernel *k)
+static struct bpf_object_skeleton *open_trace(const struct bpf_object_open_opts *opts,
+					      void **skel)
 {
-	bpf_program__set_autoload(skel->progs.tr_submit, k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.tr_submit_sqe, !k->tp_submit_req);
-	bpf_program__set_autoload(skel->progs.tr_complete, k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.tr_complete_fields, !k->tp_complete_req);
-	bpf_program__set_autoload(skel->progs.tr_poll_arm, k->tp_poll_arm_req);
-	bpf_program__set_autoload(skel->progs.tr_async_work, k->tp_async_work_req);
+	struct trace_bpf *t = trace_bpf__open_opts(opts);
+
+	*skel = t;
+	return t ? t->skeleton : NULL;
+}
+
+/* The trace's settings (its variants: load/variants.def). */
+static int configure(void *skel, const struct uc_kernel *k, void *arg)
+{
+	struct trace_bpf *t = skel;
+	const struct tr_config *c = arg;
+
+	t->rodata->all_processes = c->all;
+	t->rodata->sample_every = c->sample;
+	bpf_map__set_max_entries(t->maps.tr_rb, c->buffer_mb << 20);
+	return 0;
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -37,47 +50,29 @@ static int on_record(void *ctx, void *data, size_t size)
 int tr_session_start(struct tr_session *s, const struct tr_config *c,
 		     tr_record_fn fn, void *arg)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts);
-	struct core_btf_file core;
-	struct btf *kernel_btf;
-	struct uc_kernel k;
+	struct load_spec spec = {
+		.whose = "the trace's",
+		.verbose = c->verbose,
+		.open = open_trace,
+		.configure = configure,
+		.arg = (void *)c,
+	};
+	void *skel;
 	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->fn = fn;
 	s->arg = arg;
-	libbpf_log_setup(c->verbose);
-	/* Relocated against a stand-in for the kernel's BTF (core_btf.h). */
-	if (core_btf_probe(&core, &k, &kernel_btf))
-		return -1;
 	s->ncpus = libbpf_num_possible_cpus();
-	opts.btf_custom_path = core.path;
-	s->skel = trace_bpf__open_opts(&opts);
-	if (s->skel)
-		core_btf_file_fill(&core, kernel_btf, bpf_object__btf(s->skel->obj));
-	else
-		btf__free(kernel_btf);
-	if (!s->skel || s->ncpus <= 0) {
-		fprintf(stderr, "uringcheck: cannot open the trace's BPF object: %s\n",
-			strerror(errno));
+	if (s->ncpus <= 0) {
+		fprintf(stderr, "uringcheck: cannot count the CPUs: %s\n",
+			strerror(-s->ncpus));
 		return -1;
 	}
-	s->skel->rodata->all_processes = c->all;
-	s->skel->rodata->sample_every = c->sample;
-	bpf_map__set_max_entries(s->skel->maps.tr_rb, c->buffer_mb << 20);
-	choose_variants(s->skel, &k);
-	err = trace_bpf__load(s->skel);
-	core_btf_file_close(&core);
-	if (err) {
-		libbpf_load_failed("the trace's BPF programs", k.release, err, c->verbose);
+	err = load_object(&spec, &skel);
+	s->skel = skel;
+	if (err)
 		return -1;
-	}
-	err = trace_bpf__attach(s->skel);
-	if (err) {
-		fprintf(stderr, "uringcheck: cannot attach the trace's BPF programs (%s)\n",
-			libbpf_load_cause() ? libbpf_load_cause() : strerror(-err));
-		return -1;
-	}
 	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.tr_rb), on_record, s, NULL);
 	if (!s->rb) {
 		fprintf(stderr, "uringcheck: cannot map the trace buffer: %s\n",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The trace mode's BPF object (bpf/trace.bpf.c): open, configure, load,
- * attach, follow processes, and hand each record to a callback in order.
+ * The trace mode's BPF object (bpf/trace.bpf.c): loaded through
+ * load/load.h with the trace's settings; follows processes and hands
+ * each record to a callback in order.
  */
 #ifndef UC_TR_SESSION_H
 #define UC_TR_SESSION_H
