@@ -25,7 +25,7 @@
 #include "describe.h"
 #include "xalloc.h"
 #include "kinds/kind_reports.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 
 struct legacy_buf {
 	uint64_t addr;

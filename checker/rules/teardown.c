@@ -16,7 +16,7 @@
 
 #include "tracker.h"
 #include "xalloc.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
 
 struct td_records {

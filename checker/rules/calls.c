@@ -24,7 +24,7 @@
 #include "describe.h"
 #include "tracker.h"
 #include "xalloc.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
 
 #define PAGE 4096ULL

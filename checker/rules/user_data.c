@@ -19,7 +19,7 @@
 #include "describe.h"
 #include "tracker.h"
 #include "xalloc.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
 
 #define UC_IOSQE_CQE_SKIP_SUCCESS	(1u << 6)

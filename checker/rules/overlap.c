@@ -9,7 +9,7 @@
 #include "tracker.h"
 #include "kinds/kind_reports.h"
 #include "describe.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 
 /*
  * The kernel runs @later only after @earlier finished when both sit on one
