@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "describe.h"
-#include "tracker.h"
+#include "rule.h"
 #include "xalloc.h"
 #include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
@@ -81,12 +81,12 @@ static void read_writable(uint32_t tgid, uint64_t now)
  * every 4096 events. A process already gone cannot be asked: its pointer-
  * like value is taken as a pointer.
  */
-static bool points_to_writable(struct uc_tracker *t, uint32_t tgid, uint64_t v)
+static bool points_to_writable(struct uc_check *ck, uint32_t tgid, uint64_t v)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		if (writable.tgid != tgid ||
-		    (pass && t->events - writable.read_at >= 4096))
-			read_writable(tgid, t->events);
+		    (pass && ck->events - writable.read_at >= 4096))
+			read_writable(tgid, ck->events);
 		else if (pass)
 			break;
 		for (size_t i = 0; i < writable.n; i++)
@@ -98,7 +98,7 @@ static bool points_to_writable(struct uc_tracker *t, uint32_t tgid, uint64_t v)
 	return false;
 }
 
-void user_data_check(struct uc_tracker *t, struct uc_request *r)
+void user_data_check(struct uc_check *ck, struct uc_request *r)
 {
 	const struct uc_submit *s = &r->sub;
 	uint64_t key = ud_key(s->ctx, s->user_data);
@@ -108,16 +108,16 @@ void user_data_check(struct uc_tracker *t, struct uc_request *r)
 
 	if (!pointer_like(s->user_data) || (s->sqe_flags & UC_IOSQE_CQE_SKIP_SUCCESS))
 		return;
-	prev = u64map_put(&t->by_user_data, key, r);
+	prev = u64map_put(&ck->by_user_data, key, r);
 	if (!prev || prev == r || prev->sub.ctx != s->ctx ||
 	    prev->sub.user_data != s->user_data)
 		return;
 	if (prev->sub.chain_seq && prev->sub.chain_seq == s->chain_seq)
 		return;		/* one operation, ordered by the kernel */
-	if (!points_to_writable(t, s->hdr.tgid, s->user_data))
+	if (!points_to_writable(ck, s->hdr.tgid, s->user_data))
 		return;
-	if (evidence_judge(t, prev, &spans_loss) == UC_WITHHELD) {
-		report_withheld(t->report, UC_KIND_USER_DATA_REUSE, 1);
+	if (evidence_judge(&ck->ev, prev, &spans_loss) == UC_WITHHELD) {
+		report_withheld(ck->report, UC_KIND_USER_DATA_REUSE, 1);
 		return;
 	}
 	memset(&f, 0, sizeof(f));
@@ -126,18 +126,18 @@ void user_data_check(struct uc_tracker *t, struct uc_request *r)
 			 prev->ranges[0].addr + prev->ranges[0].len);
 	describe_request(&f.incoming, r, r->ranges[0].addr,
 			 r->ranges[0].addr + r->ranges[0].len);
-	f.key = uc_key_mix(uc_key_mix(stacks_site_key(&t->stacks, prev->sub.stack_id),
-				      stacks_site_key(&t->stacks, s->stack_id)),
+	f.key = uc_key_mix(uc_key_mix(stacks_site_key(&ck->stacks, prev->sub.stack_id),
+				      stacks_site_key(&ck->stacks, s->stack_id)),
 			   prev->sub.opcode << 8 | s->opcode);
-	report_user_data_reuse(t->report, &f);
+	report_user_data_reuse(ck->report, &f);
 }
 
-void user_data_forget(struct uc_tracker *t, const struct uc_request *r)
+void user_data_forget(struct uc_check *ck, const struct uc_request *r)
 {
 	uint64_t key = ud_key(r->sub.ctx, r->sub.user_data);
 
-	if (u64map_get(&t->by_user_data, key) == r)
-		u64map_del(&t->by_user_data, key);
+	if (u64map_get(&ck->by_user_data, key) == r)
+		u64map_del(&ck->by_user_data, key);
 }
 
 void user_data_free(void)
