@@ -21,7 +21,7 @@
 
 struct check_mode {
 	struct uc_session sess;
-	struct uc_check check;
+	struct uc_dispatch check;
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
@@ -72,12 +72,12 @@ static int check_begin(void **state, struct uc_run *run)
 
 	*state = c;
 	dispatch_init(&c->check, run->rep);
-	c->check.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
+	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
 	if (session_start(&c->sess, o, on_event, &c->check))
 		return -1;
 	c->started = true;
-	c->check.ev.sess = &c->sess;	/* judge against its kernel side */
-	stacks_attach_store(&c->check.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
+	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -138,7 +138,7 @@ static void check_finish(void *state, struct uc_run *run)
 /* Nothing is dropped silently: every loss is a warning line. */
 static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid, bool stats)
 {
-	const struct uc_check *ck = &c->check;
+	const struct uc_check *ck = &c->check.ck;
 	uint64_t v[UC_STAT__COUNT];
 	char what[512];
 
@@ -210,7 +210,7 @@ static void check_footer(void *state, struct uc_run *run, FILE *out)
 static int check_json_counters(void *state, struct uc_json_counter *out, int max)
 {
 	struct check_mode *c = state;
-	const struct uc_check *ck = &c->check;
+	const struct uc_check *ck = &c->check.ck;
 	static char lost_names[UC_EV_TYPES + 3][40];
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;

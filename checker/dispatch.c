@@ -3,34 +3,50 @@
 #include "dispatch.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "rules/rules.h"
+#include "xalloc.h"
 #include "../reports/report.h"
 
+/* Runs hook @hook of every rule that has one, in table order. */
+#define RUN(d, hook, ...)						\
+	do {								\
+		for (unsigned int i_ = 0; i_ < uc_check_rules_count; i_++)	\
+			if (uc_check_rules[i_]->hook)				\
+				uc_check_rules[i_]->hook((d)->state[i_], &(d)->ck, __VA_ARGS__); \
+	} while (0)
+
+/* The model's end hook: a request leaves flight. */
 static void on_end(void *arg, const struct uc_request *r)
 {
-	user_data_forget(arg, r);
+	struct uc_dispatch *d = arg;
+
+	RUN(d, on_end, r);
 }
 
-void dispatch_init(struct uc_check *ck, struct uc_report *report)
+void dispatch_init(struct uc_dispatch *d, struct uc_report *report)
 {
-	memset(ck, 0, sizeof(*ck));
+	struct uc_check *ck = &d->ck;
+
+	memset(d, 0, sizeof(*d));
 	ck->report = report;
 	stacks_init(&ck->stacks);
-	tracker_init(&ck->model, &ck->stacks, on_end, ck);
+	tracker_init(&ck->model, &ck->stacks, on_end, d);
 	evidence_init(&ck->ev, NULL);
-	u64map_init(&ck->calls);
-	u64map_init(&ck->teardowns);
-	u64map_init(&ck->pending_execs);
-	u64map_init(&ck->td_rings);
-	u64map_init(&ck->by_user_data);
 	report->print_stack = stacks_print;
 	report->stack_frames = stacks_frames;
 	report->stack_ctx = &ck->stacks;
+	d->state = xcalloc(uc_check_rules_count ? uc_check_rules_count : 1, sizeof(*d->state));
+	for (unsigned int i = 0; i < uc_check_rules_count; i++)
+		if (uc_check_rules[i]->init)
+			d->state[i] = uc_check_rules[i]->init(ck);
 }
 
-static void on_submit(struct uc_check *ck, const struct uc_submit *s)
+static void on_submit(struct uc_dispatch *d, const struct uc_submit *s)
 {
+	struct uc_check *ck = &d->ck;
 	struct uc_request *r;
 
 	stacks_fetch(&ck->stacks, s->stack_id);
@@ -41,10 +57,7 @@ static void on_submit(struct uc_check *ck, const struct uc_submit *s)
 	evidence_refresh(&ck->ev, &ck->model);
 	evidence_mark(&ck->ev, r);
 	tracker_admit(&ck->model, r);
-	user_data_check(ck, r);
-	if (!r->nr_nodes)
-		return;
-	overlap_check(ck, r);
+	RUN(d, on_submit, r);
 	tracker_insert_ranges(&ck->model, r);
 }
 
@@ -60,13 +73,17 @@ static void on_submit(struct uc_check *ck, const struct uc_submit *s)
  *  - at its CQE: the buffer was held up to now. Judged against everything
  *    in flight at this moment (a request still in flight now was in
  *    flight while the kernel held the buffer), then it goes back to the
- *    program; pbuf-reprovided is judged then.
+ *    program.
+ *
+ * The rules' on_pick hooks run in both cases, before the model takes the
+ * buffer in or lets it go.
  *
  * Legacy groups (IORING_OP_PROVIDE_BUFFERS) are resolved from the model:
  * the kernel's record of a legacy buffer is freed when it hands it back.
  */
-static void on_pick(struct uc_check *ck, const struct uc_pick *p)
+static void on_pick(struct uc_dispatch *d, const struct uc_pick *p)
 {
+	struct uc_check *ck = &d->ck;
 	struct uc_tracker *t = &ck->model;
 	struct uc_request *r = tracker_request(t, p->seq);
 	uint64_t addr = p->addr, len = p->len, end;
@@ -98,20 +115,19 @@ static void on_pick(struct uc_check *ck, const struct uc_pick *p)
 		if (tracker_holds(r, addr, end))
 			return;		/* known already */
 		tracker_release(t, r);
-		overlap_check_range(ck, r, addr, end);
+		RUN(d, on_pick, r, p, addr, end);
 		evidence_mark_pick(&ck->ev, r);
 		tracker_hold(t, r, addr, end);
 		return;
 	}
-	/* At its CQE: judged now unless it was while held. */
-	if (!tracker_holds(r, addr, end))
-		overlap_check_range(ck, r, addr, end);
-	pbuf_on_cqe(ck, r, p, addr, end);
+	/* At its CQE */
+	RUN(d, on_pick, r, p, addr, end);
 	tracker_release(t, r);
 }
 
-void dispatch_record(struct uc_check *ck, const void *data, size_t size)
+void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 {
+	struct uc_check *ck = &d->ck;
 	const struct uc_hdr *h = data;
 
 	ck->events++;
@@ -131,7 +147,7 @@ void dispatch_record(struct uc_check *ck, const void *data, size_t size)
 		    size < fixed + s->nr_inline * sizeof(struct uc_range))
 			goto bad;
 		memcpy(&full, data, size < sizeof(full) ? size : sizeof(full));
-		on_submit(ck, &full);
+		on_submit(d, &full);
 		break;
 	}
 	case UC_EV_RANGES:
@@ -151,7 +167,7 @@ void dispatch_record(struct uc_check *ck, const void *data, size_t size)
 		tracker_ring_create(&ck->model, data);
 		break;
 	case UC_EV_EXEC:
-		teardown_exec_result(ck, h->tgid, true);
+		RUN(d, on_exec, h->tgid, true);
 		tracker_exec(&ck->model, h->tgid);
 		stacks_process_changed(&ck->stacks, h->tgid, 0);
 		break;
@@ -159,48 +175,48 @@ void dispatch_record(struct uc_check *ck, const void *data, size_t size)
 		if (size < sizeof(struct uc_call))
 			goto bad;
 		stacks_fetch(&ck->stacks, ((const struct uc_call *)data)->stack_id);
-		calls_on_call(ck, data);
+		RUN(d, on_call, data);
 		break;
 	case UC_EV_CALL_RET:
 		if (size < sizeof(struct uc_call_ret))
 			goto bad;
 		if (((const struct uc_call_ret *)data)->nr == UC_NR_EXECVE ||
 		    ((const struct uc_call_ret *)data)->nr == UC_NR_EXECVEAT)
-			teardown_exec_result(ck, h->tgid, false);
+			RUN(d, on_exec, h->tgid, false);
 		else
-			calls_on_ret(ck, data);
+			RUN(d, on_call_ret, data);
 		break;
 	case UC_EV_REGISTER:
 		if (size < sizeof(struct uc_register))
 			goto bad;
-		calls_on_register(ck, data);
+		RUN(d, on_register, data);
 		break;
 	case UC_EV_DROPPED:
 		if (size < sizeof(struct uc_dropped))
 			goto bad;
 		stacks_fetch(&ck->stacks, ((const struct uc_dropped *)data)->stack_id);
-		teardown_on_dropped(ck, data);
+		RUN(d, on_record, h);
 		break;
 	case UC_EV_UNREAPED:
 		if (size < sizeof(struct uc_unreaped))
 			goto bad;
-		teardown_on_unreaped(ck, data);
+		RUN(d, on_record, h);
 		break;
 	case UC_EV_TEARDOWN:
 		if (size < sizeof(struct uc_teardown))
 			goto bad;
-		teardown_on_teardown(ck, data);
+		RUN(d, on_record, h);
 		break;
 	case UC_EV_REAP_LAG:
 		if (size < sizeof(struct uc_reap_lag))
 			goto bad;
 		stacks_fetch(&ck->stacks, ((const struct uc_reap_lag *)data)->reap_stack_id);
-		reap_lag_on_record(ck, data);
+		RUN(d, on_record, h);
 		break;
 	case UC_EV_PICK:
 		if (size < sizeof(struct uc_pick))
 			goto bad;
-		on_pick(ck, data);
+		on_pick(d, data);
 		break;
 	case UC_EV_PROVIDE:
 		if (size < sizeof(struct uc_provide))
@@ -233,13 +249,15 @@ bad:
 	ck->malformed++;
 }
 
-void dispatch_free(struct uc_check *ck)
+void dispatch_free(struct uc_dispatch *d)
 {
+	struct uc_check *ck = &d->ck;
+
 	tracker_free(&ck->model);
-	calls_free(ck);
-	teardown_free(ck);
+	for (unsigned int i = 0; i < uc_check_rules_count && d->state; i++)
+		if (uc_check_rules[i]->free)
+			uc_check_rules[i]->free(d->state[i], ck);
+	free(d->state);
 	evidence_free(&ck->ev);
-	u64map_free(&ck->by_user_data);
-	user_data_free();
 	stacks_free(&ck->stacks);
 }

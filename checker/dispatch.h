@@ -15,9 +15,14 @@
 
 struct uc_report;
 
-void dispatch_init(struct uc_check *ck, struct uc_report *report);
-void dispatch_free(struct uc_check *ck);
+struct uc_dispatch {
+	struct uc_check ck;		/* what the rules are given */
+	void **state;			/* each rule's, in table order */
+};
+
+void dispatch_init(struct uc_dispatch *d, struct uc_report *report);
+void dispatch_free(struct uc_dispatch *d);
 /* Consumes one ring-buffer record. */
-void dispatch_record(struct uc_check *ck, const void *data, size_t size);
+void dispatch_record(struct uc_dispatch *d, const void *data, size_t size);
 
 #endif

@@ -532,10 +532,23 @@ static void sync_ret(struct uc_check *ck, struct pending_call *pc,
 	}
 }
 
-/* ---- dispatch ---------------------------------------------------------- */
+/* ---- the rule's hooks ---------------------------------------------------- */
 
-void calls_on_call(struct uc_check *ck, const struct uc_call *c)
+struct calls_rule {
+	struct u64map calls;		/* tid -> system call in progress */
+};
+
+static void *calls_init(struct uc_check *ck)
 {
+	struct calls_rule *st = xcalloc(1, sizeof(*st));
+
+	u64map_init(&st->calls);
+	return st;
+}
+
+static void on_call(void *arg, struct uc_check *ck, const struct uc_call *c)
+{
+	struct calls_rule *st = arg;
 	struct pending_call *pc = xcalloc(1, sizeof(*pc));
 
 	pc->call = *c;
@@ -547,16 +560,17 @@ void calls_on_call(struct uc_check *ck, const struct uc_call *c)
 	else
 		unmap_enter(ck, pc);
 	/* One call in progress per thread. */
-	pending_free(ck, u64map_put(&ck->calls, c->hdr.tid, pc));
+	pending_free(ck, u64map_put(&st->calls, c->hdr.tid, pc));
 }
 
-void calls_on_ret(struct uc_check *ck, const struct uc_call_ret *r)
+static void on_call_ret(void *arg, struct uc_check *ck, const struct uc_call_ret *r)
 {
-	struct pending_call *pc = u64map_get(&ck->calls, r->hdr.tid);
+	struct calls_rule *st = arg;
+	struct pending_call *pc = u64map_get(&st->calls, r->hdr.tid);
 
 	if (!pc || pc->call.nr != r->nr)
 		return;
-	u64map_del(&ck->calls, r->hdr.tid);
+	u64map_del(&st->calls, r->hdr.tid);
 	if (pc->call.dir != UC_DIR_NONE)
 		sync_ret(ck, pc, r);
 	else
@@ -564,13 +578,14 @@ void calls_on_ret(struct uc_check *ck, const struct uc_call_ret *r)
 	pending_free(ck, pc);
 }
 
-void calls_on_register(struct uc_check *ck, const struct uc_register *r)
+static void on_register(void *arg, struct uc_check *ck, const struct uc_register *r)
 {
-	struct pending_call *pc = u64map_get(&ck->calls, r->hdr.tid);
+	struct calls_rule *st = arg;
+	struct pending_call *pc = u64map_get(&st->calls, r->hdr.tid);
 
 	if (!pc || pc->call.nr != UC_NR_IO_URING_REGISTER)
 		return;
-	u64map_del(&ck->calls, r->hdr.tid);
+	u64map_del(&st->calls, r->hdr.tid);
 	register_done(ck, pc, r);
 	pending_free(ck, pc);
 }
@@ -581,8 +596,20 @@ static void free_call_cb(uint64_t key, void *val, void *arg)
 	pending_free(arg, val);
 }
 
-void calls_free(struct uc_check *ck)
+static void calls_free(void *arg, struct uc_check *ck)
 {
-	u64map_each(&ck->calls, free_call_cb, ck);
-	u64map_free(&ck->calls);
+	struct calls_rule *st = arg;
+
+	u64map_each(&st->calls, free_call_cb, ck);
+	u64map_free(&st->calls);
+	free(st);
 }
+
+const struct uc_check_rule uc_rule_calls = {
+	.name = "calls",
+	.init = calls_init,
+	.on_call = on_call,
+	.on_call_ret = on_call_ret,
+	.on_register = on_register,
+	.free = calls_free,
+};

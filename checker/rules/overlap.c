@@ -74,7 +74,7 @@ static void on_hit(struct itree_node *n, void *arg)
 	report_overlap(s->ck->report, &f);
 }
 
-void overlap_check(struct uc_check *ck, struct uc_request *r)
+static void on_submit(void *st, struct uc_check *ck, struct uc_request *r)
 {
 	struct overlap_scan s = { .ck = ck, .r = r };
 
@@ -85,10 +85,20 @@ void overlap_check(struct uc_check *ck, struct uc_request *r)
 	}
 }
 
-void overlap_check_range(struct uc_check *ck, struct uc_request *r,
-			 uint64_t start, uint64_t end)
+/* A provided buffer: judged when it comes to be held, or at its CQE
+ * unless it was while held. */
+static void on_pick(void *st, struct uc_check *ck, struct uc_request *r,
+		    const struct uc_pick *p, uint64_t start, uint64_t end)
 {
 	struct overlap_scan s = { .ck = ck, .r = r, .qstart = start, .qend = end };
 
+	if (tracker_holds(r, start, end))
+		return;
 	itree_query(&r->as->ranges, start, end, on_hit, &s);
 }
+
+const struct uc_check_rule uc_rule_overlap = {
+	.name = "overlap",
+	.on_submit = on_submit,
+	.on_pick = on_pick,
+};

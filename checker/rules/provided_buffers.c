@@ -68,9 +68,16 @@ static void report_reprovided(struct uc_check *ck, struct uc_request *r,
 	report_pbuf_reprovided(ck->report, &f);
 }
 
-void pbuf_on_cqe(struct uc_check *ck, struct uc_request *r, const struct uc_pick *p,
-		 uint64_t start, uint64_t end)
+static void on_pick(void *st, struct uc_check *ck, struct uc_request *r,
+		    const struct uc_pick *p, uint64_t start, uint64_t end)
 {
+	if (p->flags & UC_PICK_HELD)
+		return;		/* judged at its CQE */
 	if ((p->flags & UC_PICK_REPROVIDED) && pickable(ck, r, p))
 		report_reprovided(ck, r, p, start, end);
 }
+
+const struct uc_check_rule uc_rule_provided_buffers = {
+	.name = "provided_buffers",
+	.on_pick = on_pick,
+};

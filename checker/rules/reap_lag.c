@@ -8,10 +8,15 @@
 #include "kinds/kind_reports.h"
 #include "../../reports/dedup.h"
 
-void reap_lag_on_record(struct uc_check *ck, const struct uc_reap_lag *l)
+static void on_record(void *st, struct uc_check *ck, const struct uc_hdr *h)
 {
+	const struct uc_reap_lag *l = (const void *)h;
 	struct uc_ring *ring = u64map_get(&ck->model.rings, l->ctx);
-	struct uc_reap_lag_finding f = {
+	struct uc_reap_lag_finding f;
+
+	if (h->type != UC_EV_REAP_LAG)
+		return;
+	f = (struct uc_reap_lag_finding){
 		.tgid = l->hdr.tgid,
 		.ring_fd = ring ? ring->fd : -1,
 		.user_data = l->user_data,
@@ -33,3 +38,8 @@ void reap_lag_on_record(struct uc_check *ck, const struct uc_reap_lag *l)
 	report_reap_lag(ck->report, &f);
 	stacks_unref(&ck->stacks, l->reap_stack_id);
 }
+
+const struct uc_check_rule uc_rule_reap_lag = {
+	.name = "reap_lag",
+	.on_record = on_record,
+};

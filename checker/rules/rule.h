@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a rule of the check mode is given (struct uc_check): the model to
- * read (tracker.h), the loss evidence to ask before reporting
- * (evidence.h), the stack cache, the report.
+ * A rule of the check mode: what it is given (struct uc_check: the model
+ * to read, the loss evidence to ask before it reports, the stack cache,
+ * the report) and the hooks it may fill (struct uc_check_rule). The dispatcher
+ * (dispatch.c) runs the hooks of every rule in the table (rules.c) in
+ * table order, each with the rule's own state from its init().
+ *
+ * Adding a rule: its file here with its `const struct uc_check_rule
+ * uc_rule_NAME`, one line in rules.c, its tests and its docs
+ * (docs/design.md). A rule includes this header and the services it
+ * uses; it never calls another rule.
  */
 #ifndef UC_RULE_H
 #define UC_RULE_H
@@ -30,45 +37,34 @@ struct uc_check {
 					 * implausible (dropped not judged) */
 	uint64_t picks;			/* provided buffers seen held */
 	uint64_t picks_unresolved;	/* ... whose address was not known */
-
-	struct u64map calls;		/* tid -> system call in progress */
-	struct u64map teardowns;	/* teardown id -> records so far */
-	struct u64map td_rings;		/* ctx -> what teardowns told of it */
-	struct u64map pending_execs;	/* tgid -> left-in-flight finding of
-					 * an exec not known to succeed yet */
-	struct u64map by_user_data;	/* (ring, user_data) -> latest request
-					 * in flight with it (user_data.c) */
 };
 
-/* calls.c: munmap-inflight, bufreg-lifetime, bufreg-unmapped, sync-overlap */
-void calls_on_call(struct uc_check *ck, const struct uc_call *c);
-void calls_on_ret(struct uc_check *ck, const struct uc_call_ret *r);
-void calls_on_register(struct uc_check *ck, const struct uc_register *r);
-void calls_free(struct uc_check *ck);
-
-/* teardown.c: left-in-flight and dropped */
-void teardown_on_dropped(struct uc_check *ck, const struct uc_dropped *d);
-void teardown_on_unreaped(struct uc_check *ck, const struct uc_unreaped *u);
-void teardown_on_teardown(struct uc_check *ck, const struct uc_teardown *td);
-void teardown_exec_result(struct uc_check *ck, uint32_t tgid, bool succeeded);
-void teardown_free(struct uc_check *ck);
-
-/* overlap.c: at each new request before its ranges join the set, and
- * for a provided buffer [start, end) @r comes to hold. */
-void overlap_check(struct uc_check *ck, struct uc_request *r);
-void overlap_check_range(struct uc_check *ck, struct uc_request *r,
-			 uint64_t start, uint64_t end);
-
-/* provided_buffers.c: pbuf-reprovided, at a provided buffer's CQE */
-void pbuf_on_cqe(struct uc_check *ck, struct uc_request *r, const struct uc_pick *p,
-		 uint64_t start, uint64_t end);
-
-/* user_data.c: at each new request, and when a request leaves flight */
-void user_data_check(struct uc_check *ck, struct uc_request *r);
-void user_data_forget(struct uc_check *ck, const struct uc_request *r);
-void user_data_free(void);
-
-/* reap_lag.c */
-void reap_lag_on_record(struct uc_check *ck, const struct uc_reap_lag *l);
+/* Every hook is optional; @st is what init() returned. */
+struct uc_check_rule {
+	const char *name;
+	void *(*init)(struct uc_check *ck);
+	/* A new request, in flight now, before its ranges join its address
+	 * space's set: judged against exactly what was in flight before. */
+	void (*on_submit)(void *st, struct uc_check *ck, struct uc_request *r);
+	/* A buffer-select request's provided buffer [start, end): held from
+	 * now on (p->flags & UC_PICK_HELD, before the model attaches it) or
+	 * held up to its CQE (before the model lets it go). */
+	void (*on_pick)(void *st, struct uc_check *ck, struct uc_request *r,
+			const struct uc_pick *p, uint64_t start, uint64_t end);
+	/* A request leaves flight (before the model forgets it). */
+	void (*on_end)(void *st, struct uc_check *ck, const struct uc_request *r);
+	/* A watched system call enters, returns; io_uring_register's result
+	 * for the ring (the tracepoint, after the call's entry). */
+	void (*on_call)(void *st, struct uc_check *ck, const struct uc_call *c);
+	void (*on_call_ret)(void *st, struct uc_check *ck, const struct uc_call_ret *r);
+	void (*on_register)(void *st, struct uc_check *ck, const struct uc_register *r);
+	/* An exec of @tgid replaced the image, or returned (failed). */
+	void (*on_exec)(void *st, struct uc_check *ck, uint32_t tgid, bool succeeded);
+	/* A record the model keeps nothing of: a teardown's listings
+	 * (UC_EV_DROPPED, UC_EV_UNREAPED), its close (UC_EV_TEARDOWN), a
+	 * reap-lag (UC_EV_REAP_LAG); its size checked. */
+	void (*on_record)(void *st, struct uc_check *ck, const struct uc_hdr *h);
+	void (*free)(void *st, struct uc_check *ck);
+};
 
 #endif

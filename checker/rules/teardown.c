@@ -19,6 +19,14 @@
 #include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
 
+/* The rule's state. */
+struct td_rule {
+	struct u64map teardowns;	/* teardown id -> records so far */
+	struct u64map rings;		/* ctx -> struct td_ring */
+	struct u64map pending_execs;	/* tgid -> left-in-flight finding of
+					 * an exec not known to succeed yet */
+};
+
 struct td_records {
 	struct uc_dropped *dropped;
 	size_t ndropped;
@@ -26,28 +34,28 @@ struct td_records {
 	size_t nrings;
 };
 
-static struct td_records *records(struct uc_check *ck, uint64_t id)
+static struct td_records *records(struct td_rule *st, uint64_t id)
 {
-	struct td_records *r = u64map_get(&ck->teardowns, id);
+	struct td_records *r = u64map_get(&st->teardowns, id);
 
 	if (!r) {
 		r = xcalloc(1, sizeof(*r));
-		u64map_put(&ck->teardowns, id, r);
+		u64map_put(&st->teardowns, id, r);
 	}
 	return r;
 }
 
-void teardown_on_dropped(struct uc_check *ck, const struct uc_dropped *d)
+static void on_dropped(struct td_rule *st, const struct uc_dropped *d)
 {
-	struct td_records *r = records(ck, d->teardown);
+	struct td_records *r = records(st, d->teardown);
 
 	r->dropped = xrealloc(r->dropped, (r->ndropped + 1) * sizeof(*d));
 	r->dropped[r->ndropped++] = *d;
 }
 
-void teardown_on_unreaped(struct uc_check *ck, const struct uc_unreaped *u)
+static void on_unreaped(struct td_rule *st, const struct uc_unreaped *u)
 {
-	struct td_records *r = records(ck, u->teardown);
+	struct td_records *r = records(st, u->teardown);
 
 	r->rings = xrealloc(r->rings, (r->nrings + 1) * sizeof(*u));
 	r->rings[r->nrings++] = *u;
@@ -62,13 +70,13 @@ struct td_ring {
 	bool cq_mark_set;
 };
 
-static struct td_ring *told(struct uc_check *ck, uint64_t ctx)
+static struct td_ring *told(struct td_rule *st, uint64_t ctx)
 {
-	struct td_ring *m = u64map_get(&ck->td_rings, ctx);
+	struct td_ring *m = u64map_get(&st->rings, ctx);
 
 	if (!m) {
 		m = xcalloc(1, sizeof(*m));
-		u64map_put(&ck->td_rings, ctx, m);
+		u64map_put(&st->rings, ctx, m);
 	}
 	return m;
 }
@@ -170,11 +178,11 @@ static void group(struct uc_check *ck, const struct td_records *r,
  * kernel dropped is its own finding. Counts already told at an earlier
  * teardown of the same ring (an exec keeps the ring) are not told again.
  */
-static void ring_state(struct uc_check *ck, const struct uc_unreaped *u,
+static void ring_state(struct td_rule *st, struct uc_check *ck, const struct uc_unreaped *u,
 		       struct uc_left_finding *f)
 {
 	struct uc_ring *ring = tracker_ring(&ck->model, u->ctx, u->hdr.tgid);
-	struct td_ring *m = told(ck, u->ctx);
+	struct td_ring *m = told(st, u->ctx);
 	int32_t ready = (int32_t)(u->cq_tail - u->cq_head);
 
 	if (ready < 0) {
@@ -227,10 +235,10 @@ static void ring_state(struct uc_check *ck, const struct uc_unreaped *u,
 
 /* After a teardown the ring lives on (an exec keeps it): CQEs up to the
  * tail, and the cancellations of the requests just told, are told. */
-static void mark_rings(struct uc_check *ck, const struct td_records *r)
+static void mark_rings(struct td_rule *st, struct uc_check *ck, const struct td_records *r)
 {
 	for (size_t i = 0; i < r->nrings; i++) {
-		struct td_ring *m = told(ck, r->rings[i].ctx);
+		struct td_ring *m = told(st, r->rings[i].ctx);
 		uint32_t cancelled = 0;
 
 		/* (the model's ring made if unknown, as its state was read) */
@@ -273,9 +281,9 @@ static void tell(struct uc_check *ck, struct uc_left_finding *f)
 	finding_free(ck, f);
 }
 
-void teardown_on_teardown(struct uc_check *ck, const struct uc_teardown *td)
+static void on_teardown(struct td_rule *st, struct uc_check *ck, const struct uc_teardown *td)
 {
-	struct td_records *r = u64map_del(&ck->teardowns, td->id);
+	struct td_records *r = u64map_del(&st->teardowns, td->id);
 	struct uc_left_finding *f;
 
 	if (!r)
@@ -288,7 +296,7 @@ void teardown_on_teardown(struct uc_check *ck, const struct uc_teardown *td)
 	};
 	group(ck, r, f);
 	for (size_t i = 0; i < r->nrings; i++)
-		ring_state(ck, &r->rings[i], f);
+		ring_state(st, ck, &r->rings[i], f);
 	/* The stack of the close or exit only for a teardown that will be
 	 * told: a clean exit must not even map the stack store. */
 	if (f->held || f->nomem || f->unconsumed || f->head_past_tail) {
@@ -304,7 +312,7 @@ void teardown_on_teardown(struct uc_check *ck, const struct uc_teardown *td)
 		if (ring)
 			tracker_bufs_clear(ring);
 	}
-	mark_rings(ck, r);
+	mark_rings(st, ck, r);
 	f->key = finding_key(ck, f);
 	free(r->dropped);
 	free(r->rings);
@@ -314,14 +322,16 @@ void teardown_on_teardown(struct uc_check *ck, const struct uc_teardown *td)
 		return;
 	}
 	/* Told once the exec is known to have succeeded. */
-	f = u64map_put(&ck->pending_execs, td->hdr.tgid, f);
+	f = u64map_put(&st->pending_execs, td->hdr.tgid, f);
 	if (f)
 		finding_free(ck, f);
 }
 
-void teardown_exec_result(struct uc_check *ck, uint32_t tgid, bool succeeded)
+/* The exec whose teardown was sent returned (failed) or replaced the image. */
+static void on_exec(void *arg, struct uc_check *ck, uint32_t tgid, bool succeeded)
 {
-	struct uc_left_finding *f = u64map_del(&ck->pending_execs, tgid);
+	struct td_rule *st = arg;
+	struct uc_left_finding *f = u64map_del(&st->pending_execs, tgid);
 
 	if (!f)
 		return;
@@ -355,12 +365,50 @@ static void free_exec_cb(uint64_t key, void *val, void *arg)
 	finding_free(arg, val);
 }
 
-void teardown_free(struct uc_check *ck)
+static void *td_init(struct uc_check *ck)
 {
-	u64map_each(&ck->teardowns, free_td_cb, NULL);
-	u64map_free(&ck->teardowns);
-	u64map_each(&ck->pending_execs, free_exec_cb, ck);
-	u64map_free(&ck->pending_execs);
-	u64map_each(&ck->td_rings, free_told_cb, NULL);
-	u64map_free(&ck->td_rings);
+	struct td_rule *st = xcalloc(1, sizeof(*st));
+
+	u64map_init(&st->teardowns);
+	u64map_init(&st->rings);
+	u64map_init(&st->pending_execs);
+	return st;
 }
+
+static void on_record(void *arg, struct uc_check *ck, const struct uc_hdr *h)
+{
+	struct td_rule *st = arg;
+
+	switch (h->type) {
+	case UC_EV_DROPPED:
+		on_dropped(st, (const void *)h);
+		break;
+	case UC_EV_UNREAPED:
+		on_unreaped(st, (const void *)h);
+		break;
+	case UC_EV_TEARDOWN:
+		on_teardown(st, ck, (const void *)h);
+		break;
+	}
+}
+
+static void td_free(void *arg, struct uc_check *ck)
+{
+	struct td_rule *st = arg;
+
+	u64map_each(&st->teardowns, free_td_cb, NULL);
+	u64map_free(&st->teardowns);
+	u64map_each(&st->pending_execs, free_exec_cb, ck);
+	u64map_free(&st->pending_execs);
+	u64map_each(&st->rings, free_told_cb, NULL);
+	u64map_free(&st->rings);
+	free(st);
+}
+
+const struct uc_check_rule uc_rule_teardown = {
+	.name = "teardown",
+	.init = td_init,
+	.on_exec = on_exec,
+	.on_record = on_record,
+	.free = td_free,
+};
