@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The check mode as the run loop sees it (lib/mode.h): its BPF session
- * (session.c) feeds the tracker (tracker.c), which judges every request
- * and reports into the run's report; at the end, what was lost and the
- * kernel the verdicts rest on.
+ * (session.c) feeds the dispatcher (dispatch.c), which keeps the model
+ * (tracker.c) and runs the rules (rules/) that judge every request and
+ * report into the run's report; at the end, what was lost and the kernel
+ * the verdicts rest on.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

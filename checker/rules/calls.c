@@ -17,6 +17,13 @@
  * (a request finishing during the call still raced with it), and reported
  * only if the call succeeded (its return, or the io_uring_register
  * tracepoint for the ring and result).
+ *
+ * bufreg-unmapped: such a release over a registered buffer (regbuf_ring()).
+ *
+ * A rule (rule.h): on_call, on_call_ret, on_register; one call in
+ * progress per thread in its own state. It writes the model's registered-
+ * buffer table (tracker_bufs_set()) after judging a registration: it is
+ * the part that kept the registration's iovecs since the call entered.
  */
 #include <stdlib.h>
 #include <string.h>

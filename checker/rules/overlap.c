@@ -3,6 +3,9 @@
  * Hazard 1, overlapping in-flight buffers (docs/hazards.md):
  * two requests in flight at once in one address space whose ranges share
  * a byte, at least one of them a sink, and not ordered by the kernel.
+ *
+ * A rule (rule.h): on_submit for each new request, before its ranges
+ * join the set; on_pick for a provided buffer it comes to hold.
  */
 #include <string.h>
 

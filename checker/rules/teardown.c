@@ -10,6 +10,10 @@
  *  - dropped (an error): what the kernel itself threw away on a ring
  *    (sq_dropped, cq_overflow), whenever a teardown finds it risen.
  * An exec's teardown is kept until the exec is known to have succeeded.
+ *
+ * A rule (rule.h): on_record takes the three records, on_exec an exec's
+ * result; the records so far, what each ring's teardowns told and the
+ * pending execs are its own state.
  */
 #include <stdlib.h>
 #include <string.h>

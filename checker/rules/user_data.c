@@ -11,6 +11,8 @@
  * memory, buffer-select requests, and those that hold none but carry a
  * pointer-like user_data (bpf/uringcheck.bpf.c, context_tag(): a NOP,
  * POLL or TIMEOUT reusing a context; not the cancel/remove family).
+ *
+ * A rule (rule.h): on_submit; on_end forgets a request that left flight.
  */
 #include <stdio.h>
 #include <stdlib.h>
