@@ -36,7 +36,7 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
 
-CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c) $(wildcard reports/*.c) \
+CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c checker/rules/*.c) $(wildcard reports/*.c) \
 		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
 		$(wildcard trace/*.c)

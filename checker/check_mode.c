@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The check mode as the run loop sees it (lib/mode.h): its BPF session
- * (session.c) feeds the tracker (tracker.c), which judges every request
- * and reports into the run's report; at the end, what was lost and the
- * kernel the verdicts rest on.
+ * (session.c) feeds the dispatcher (dispatch.c), which keeps the model
+ * (tracker.c) and runs the rules (rules/) that judge every request and
+ * report into the run's report; at the end, what was lost and the kernel
+ * the verdicts rest on.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -16,13 +17,13 @@
 #include "mode.h"
 #include "options.h"
 #include "session.h"
-#include "tracker.h"
+#include "dispatch.h"
 #include "xalloc.h"
 #include "../reports/report.h"
 
 struct check_mode {
 	struct uc_session sess;
-	struct uc_tracker tracker;
+	struct uc_dispatch check;
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
@@ -63,7 +64,7 @@ static const struct uc_stack *stack_slot(void *sess, uint32_t index)
 
 static void on_event(void *arg, const void *data, size_t size)
 {
-	tracker_event(arg, data, size);
+	dispatch_record(arg, data, size);
 }
 
 static int check_begin(void **state, struct uc_run *run)
@@ -72,13 +73,13 @@ static int check_begin(void **state, struct uc_run *run)
 	struct check_mode *c = xcalloc(1, sizeof(*c));
 
 	*state = c;
-	tracker_init(&c->tracker, run->rep);
-	c->tracker.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
-	if (session_start(&c->sess, o, on_event, &c->tracker))
+	dispatch_init(&c->check, run->rep);
+	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
+	if (session_start(&c->sess, o, on_event, &c->check))
 		return -1;
 	c->started = true;
-	c->tracker.ev.sess = &c->sess;	/* judge against its kernel side */
-	stacks_attach_store(&c->tracker.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
+	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -139,31 +140,31 @@ static void check_finish(void *state, struct uc_run *run)
 /* Nothing is dropped silently: every loss is a warning line. */
 static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid, bool stats)
 {
-	const struct uc_tracker *t = &c->tracker;
+	const struct uc_check *ck = &c->check.ck;
 	uint64_t v[UC_STAT__COUNT];
 	char what[512];
 
 	session_counters(&c->sess, v);
-	evidence_loss_text(t, what, sizeof(what));
+	evidence_loss_text(&ck->ev, what, sizeof(what));
 	for (int i = 0; i < UC_STAT__COUNT; i++)
 		if (stat_names[i] && v[i])
 			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)v[i],
 				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
 				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
-	if (t->stacks.overwritten)
+	if (ck->stacks.overwritten)
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",
-			       (unsigned long long)t->stacks.overwritten);
-	if (t->ranges_missing)
+			       (unsigned long long)ck->stacks.overwritten);
+	if (ck->model.ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
-			       (unsigned long long)t->ranges_missing);
-	if (t->malformed)
+			       (unsigned long long)ck->model.ranges_missing);
+	if (ck->malformed)
 		report_warning(rep, pid, "%llu malformed events ignored",
-			       (unsigned long long)t->malformed);
-	if (t->rings_unreadable)
+			       (unsigned long long)ck->malformed);
+	if (ck->rings_unreadable)
 		report_warning(rep, pid, "%llu ring teardowns with unreadable drop "
 			       "counters (dropped not judged there)",
-			       (unsigned long long)t->rings_unreadable);
+			       (unsigned long long)ck->rings_unreadable);
 	if (stats)
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
 			"%llu finished, %llu held user memory, %llu events, %llu "
@@ -171,11 +172,11 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			"not resolved)\n", pid,
 			(unsigned long long)v[UC_STAT_SUBMITS],
 			(unsigned long long)v[UC_STAT_DONES],
-			(unsigned long long)t->requests_seen,
-			(unsigned long long)t->events,
-			(unsigned long long)t->missed_ends,
-			(unsigned long long)t->picks,
-			(unsigned long long)t->picks_unresolved);
+			(unsigned long long)ck->model.requests_seen,
+			(unsigned long long)ck->events,
+			(unsigned long long)ck->model.missed_ends,
+			(unsigned long long)ck->picks,
+			(unsigned long long)ck->picks_unresolved);
 }
 
 static int check_report(void *state, struct uc_run *run, FILE *out)
@@ -211,7 +212,7 @@ static void check_footer(void *state, struct uc_run *run, FILE *out)
 static int check_json_counters(void *state, struct uc_json_counter *out, int max)
 {
 	struct check_mode *c = state;
-	const struct uc_tracker *t = &c->tracker;
+	const struct uc_check *ck = &c->check.ck;
 	static char lost_names[UC_EV_TYPES + 3][40];
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
@@ -222,13 +223,13 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	for (int i = 0; i < UC_STAT__COUNT; i++)
 		if (json_names[i])
 			out[n++] = (struct uc_json_counter){ json_names[i], v[i] };
-	out[n++] = (struct uc_json_counter){ "ranges_lost", t->ranges_missing };
-	out[n++] = (struct uc_json_counter){ "events_malformed", t->malformed };
-	out[n++] = (struct uc_json_counter){ "provided_buffers_judged", t->picks };
-	out[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", t->picks_unresolved };
-	out[n++] = (struct uc_json_counter){ "stacks_unavailable", t->stacks.unavailable };
-	out[n++] = (struct uc_json_counter){ "stacks_overwritten", t->stacks.overwritten };
-	n += evidence_json_counters(t, out + n, UC_EV_TYPES + 3, lost_names);
+	out[n++] = (struct uc_json_counter){ "ranges_lost", ck->model.ranges_missing };
+	out[n++] = (struct uc_json_counter){ "events_malformed", ck->malformed };
+	out[n++] = (struct uc_json_counter){ "provided_buffers_judged", ck->picks };
+	out[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", ck->picks_unresolved };
+	out[n++] = (struct uc_json_counter){ "stacks_unavailable", ck->stacks.unavailable };
+	out[n++] = (struct uc_json_counter){ "stacks_overwritten", ck->stacks.overwritten };
+	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }
 
@@ -248,7 +249,7 @@ static void check_free(void *state)
 		return;
 	if (c->started)
 		session_stop(&c->sess);
-	tracker_free(&c->tracker);
+	dispatch_free(&c->check);
 	free(c);
 }
 

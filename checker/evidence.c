@@ -109,10 +109,8 @@ static void drain(struct uc_evidence *ev)
  * (Its submission lies before its end, so it has been read if it was
  * sent at all.)
  */
-static void apply_due(struct uc_tracker *t)
+static void apply_due(struct uc_evidence *ev, struct uc_tracker *t)
 {
-	struct uc_evidence *ev = &t->ev;
-
 	while (ev->ndue && ev->due[0]->pos <= ev->pos) {
 		struct uc_lost_end *e = heap_pop(ev);
 		struct uc_request *r = u64map_get(&t->requests, e->seq);
@@ -126,10 +124,8 @@ static void apply_due(struct uc_tracker *t)
 	}
 }
 
-void evidence_on_record(struct uc_tracker *t)
+void evidence_on_record(struct uc_evidence *ev, struct uc_tracker *t)
 {
-	struct uc_evidence *ev = &t->ev;
-
 	if (!ev->sess || !ev->sess->losses)
 		return;
 	ev->pos = session_record_pos(ev->sess);
@@ -137,33 +133,46 @@ void evidence_on_record(struct uc_tracker *t)
 	if (ev->events_lost && ++ev->reads >= DRAIN_EVERY)
 		drain(ev);
 	if (ev->ndue && ev->due[0]->pos <= ev->pos)
-		apply_due(t);
+		apply_due(ev, t);
 }
 
-void evidence_refresh(struct uc_tracker *t)
+void evidence_refresh(struct uc_evidence *ev, struct uc_tracker *t)
 {
-	struct uc_evidence *ev = &t->ev;
-
 	if (!ev->sess || !ev->sess->losses)
 		return;
 	read_counters(ev);
 	if (!ev->events_lost)
 		return;
 	drain(ev);
-	apply_due(t);
+	apply_due(ev, t);
 }
 
-void evidence_mark(struct uc_tracker *t, struct uc_request *r)
+void evidence_mark(const struct uc_evidence *ev, struct uc_request *r)
 {
-	r->loss_mark = t->ev.events_lost;
-	r->doubt_mark = t->ev.doubt;
+	r->loss_mark = ev->events_lost;
+	r->doubt_mark = ev->doubt;
 }
 
-enum uc_verdict evidence_judge(struct uc_tracker *t, const struct uc_request *older,
+void evidence_mark_pick(const struct uc_evidence *ev, struct uc_request *r)
+{
+	r->pick_loss_mark = ev->events_lost;
+}
+
+bool evidence_lost_since(const struct uc_evidence *ev, const struct uc_request *r)
+{
+	return ev->events_lost != r->loss_mark;
+}
+
+bool evidence_pick_doubtful(const struct uc_evidence *ev, const struct itree_node *n)
+{
+	const struct uc_request *r = n->owner;
+
+	return n == &r->pick_node && ev->events_lost != r->pick_loss_mark;
+}
+
+enum uc_verdict evidence_judge(struct uc_evidence *ev, const struct uc_request *older,
 			       bool *spans_loss)
 {
-	struct uc_evidence *ev = &t->ev;
-
 	*spans_loss = ev->events_lost != older->loss_mark;
 	if (!*spans_loss)
 		return UC_CONFIRMED;
@@ -208,9 +217,9 @@ static const struct {
 	[UC_EV_CHANNEL] = { "channels of waiting reads", "channel" },
 };
 
-size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)
+size_t evidence_loss_text(const struct uc_evidence *ev, char *buf, size_t len)
 {
-	const struct uc_session_losses *l = t->ev.sess ? t->ev.sess->losses : NULL;
+	const struct uc_session_losses *l = ev->sess ? ev->sess->losses : NULL;
 	size_t o = 0;
 
 	buf[0] = 0;
@@ -225,15 +234,15 @@ size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len)
 			o += snprintf(buf + o, len - o, " (%llu kept by the kernel side, "
 				      "%llu of their requests ended from there)",
 				      (unsigned long long)l->ends_recorded,
-				      (unsigned long long)t->ev.ends_recovered);
+				      (unsigned long long)ev->ends_recovered);
 	}
 	return o < len ? o : len - 1;
 }
 
-int evidence_json_counters(const struct uc_tracker *t, struct uc_json_counter *c,
+int evidence_json_counters(const struct uc_evidence *ev, struct uc_json_counter *c,
 			   int max, char names[][40])
 {
-	const struct uc_session_losses *l = t->ev.sess ? t->ev.sess->losses : NULL;
+	const struct uc_session_losses *l = ev->sess ? ev->sess->losses : NULL;
 	int n = 0;
 
 	if (!l)
@@ -248,8 +257,8 @@ int evidence_json_counters(const struct uc_tracker *t, struct uc_json_counter *c
 	if (n + 3 > max)
 		return n;
 	c[n++] = (struct uc_json_counter){ "ends_kept_by_kernel", l->ends_recorded };
-	c[n++] = (struct uc_json_counter){ "ends_recovered", t->ev.ends_recovered };
+	c[n++] = (struct uc_json_counter){ "ends_recovered", ev->ends_recovered };
 	c[n++] = (struct uc_json_counter){ "findings_confirmed_in_table",
-					   t->ev.confirmed_in_table };
+					   ev->confirmed_in_table };
 	return n;
 }

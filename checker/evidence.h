@@ -19,6 +19,11 @@
  *
  * A confirmed finding whose window saw a loss says so (spans_loss); a
  * withheld one is counted, never an error (docs/lost-events.md).
+ *
+ * A service: the dispatcher (dispatch.c) tells it each record and each
+ * submission, the rules ask it before they report. It reads and updates
+ * the model (tracker.h: the marks on a request, the ends it recovers) and
+ * knows no rule.
  */
 #ifndef UC_EVIDENCE_H
 #define UC_EVIDENCE_H
@@ -29,6 +34,7 @@
 
 #include "u64map.h"
 
+struct itree_node;
 struct uc_session;
 struct uc_tracker;
 struct uc_request;
@@ -60,23 +66,31 @@ enum uc_verdict {
 
 void evidence_init(struct uc_evidence *ev, struct uc_session *sess);
 void evidence_free(struct uc_evidence *ev);
-/* Before each record: its position, the loss counters, due ends. */
-void evidence_on_record(struct uc_tracker *t);
+/* Before each record: its position, the loss counters, due ends (which
+ * leave the model @t). */
+void evidence_on_record(struct uc_evidence *ev, struct uc_tracker *t);
 /* Before judging: drain the kernel's table if it grew, apply what is
  * due. Call before walking the in-flight set (it may drop requests). */
-void evidence_refresh(struct uc_tracker *t);
-/* Marks @r with the loss counters at its submission. */
-void evidence_mark(struct uc_tracker *t, struct uc_request *r);
+void evidence_refresh(struct uc_evidence *ev, struct uc_tracker *t);
+/* Marks @r with the loss counters at its submission; _pick: at the pick
+ * of the provided buffer it holds. */
+void evidence_mark(const struct uc_evidence *ev, struct uc_request *r);
+void evidence_mark_pick(const struct uc_evidence *ev, struct uc_request *r);
+/* Were events lost since @r was submitted? */
+bool evidence_lost_since(const struct uc_evidence *ev, const struct uc_request *r);
+/* A held provided buffer @n attached before events were lost: the CQE
+ * that gave it back may be among them, so it may be held no more. */
+bool evidence_pick_doubtful(const struct uc_evidence *ev, const struct itree_node *n);
 /* Was @older in flight when the record being read was produced?
  * *@spans_loss: events were lost since it was submitted. */
-enum uc_verdict evidence_judge(struct uc_tracker *t, const struct uc_request *older,
+enum uc_verdict evidence_judge(struct uc_evidence *ev, const struct uc_request *older,
 			       bool *spans_loss);
 
 /* The loss breakdown by record type, for the loss warning ("" if none). */
-size_t evidence_loss_text(const struct uc_tracker *t, char *buf, size_t len);
+size_t evidence_loss_text(const struct uc_evidence *ev, char *buf, size_t len);
 /* ... and as --json counters (names stored in @names). */
 struct uc_json_counter;
-int evidence_json_counters(const struct uc_tracker *t, struct uc_json_counter *c,
+int evidence_json_counters(const struct uc_evidence *ev, struct uc_json_counter *c,
 			   int max, char names[][40]);
 
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The check mode's model: tracker.h. */
 #include "tracker.h"
 
 #include <stdlib.h>
@@ -6,15 +7,21 @@
 #include <string.h>
 
 #include "xalloc.h"
-#include "../reports/dedup.h"
-#include "kinds/kind_reports.h"
+
+static void free_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	free(val);
+}
 
 struct pending {
 	struct uc_range *ranges;
 	uint32_t nr;
 };
 
-void tracker_init(struct uc_tracker *t, struct uc_report *report)
+void tracker_init(struct uc_tracker *t, struct uc_stacks *stacks,
+		  void (*on_end)(void *arg, const struct uc_request *r), void *end_arg)
 {
 	memset(t, 0, sizeof(*t));
 	u64map_init(&t->aspaces);
@@ -22,16 +29,9 @@ void tracker_init(struct uc_tracker *t, struct uc_report *report)
 	u64map_init(&t->requests);
 	u64map_init(&t->by_req);
 	u64map_init(&t->pending_ranges);
-	u64map_init(&t->calls);
-	u64map_init(&t->teardowns);
-	u64map_init(&t->pending_execs);
-	u64map_init(&t->by_user_data);
-	t->report = report;
-	evidence_init(&t->ev, NULL);
-	stacks_init(&t->stacks);
-	report->print_stack = stacks_print;
-	report->stack_frames = stacks_frames;
-	report->stack_ctx = &t->stacks;
+	t->stacks = stacks;
+	t->on_end = on_end;
+	t->end_arg = end_arg;
 }
 
 static struct uc_aspace *aspace_new(struct uc_tracker *t, uint32_t tgid,
@@ -81,10 +81,10 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_remove(&as->ranges, &r->nodes[i]);
-	pbuf_release(t, r);
+	tracker_release(t, r);
 	if (r->counted)
 		as->inflight--;
-	stacks_unref(&t->stacks, r->sub.stack_id);
+	stacks_unref(t->stacks, r->sub.stack_id);
 	free(r->nodes);
 	if (r->ranges != r->sub.ranges)
 		free(r->ranges);
@@ -95,7 +95,8 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 /* Forget a request: it left flight (or never held memory). */
 void tracker_drop_request(struct uc_tracker *t, struct uc_request *r)
 {
-	user_data_forget(t, r);
+	if (t->on_end)
+		t->on_end(t->end_arg, r);
 	u64map_del(&t->requests, r->sub.seq);
 	if ((uintptr_t)u64map_get(&t->by_req, r->sub.req) == r->sub.seq)
 		u64map_del(&t->by_req, r->sub.req);
@@ -125,7 +126,7 @@ static void collect_gone(uint64_t key, void *val, void *arg)
  * judged at its teardown. A later process with the same tgid starts from
  * a fresh address space.
  */
-static void on_process_exit(struct uc_tracker *t, uint32_t tgid)
+void tracker_process_exit(struct uc_tracker *t, uint32_t tgid)
 {
 	struct uc_aspace *as = u64map_get(&t->aspaces, tgid);
 	struct gone g = { .tgid = tgid };
@@ -143,14 +144,14 @@ static void on_process_exit(struct uc_tracker *t, uint32_t tgid)
 		aspace_maybe_free(t, as);
 }
 
-static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
+struct uc_request *tracker_submit(struct uc_tracker *t, const struct uc_submit *s)
 {
 	struct uc_request *r = xcalloc(1, sizeof(*r)), *stale;
 	uint32_t nr = s->nr_ranges;
 
 	t->requests_seen++;
 	r->sub = *s;
-	stacks_ref(&t->stacks, s->stack_id);
+	stacks_ref(t->stacks, s->stack_id);
 	r->as = aspace_get(t, s->hdr.tgid);
 	r->ring = tracker_ring(t, s->ctx, s->hdr.tgid);
 
@@ -209,25 +210,28 @@ static void on_submit(struct uc_tracker *t, const struct uc_submit *s)
 		/* Nothing to remember (a drain barrier): its DONE will
 		 * simply find nothing. */
 		request_free(t, r);
-		return;
+		return NULL;
 	}
-	/* Ends lost before this record are applied before judging it. */
-	evidence_refresh(t);
-	evidence_mark(t, r);
-	u64map_put(&t->requests, s->seq, r);
+	return r;
+}
+
+void tracker_admit(struct uc_tracker *t, struct uc_request *r)
+{
+	u64map_put(&t->requests, r->sub.seq, r);
 	/* A zero-copy send's request may be recycled while its notification
 	 * still holds the buffer, so its address identifies nothing. */
-	if (!(s->flags & UC_SUB_ZC_NOTIF))
-		u64map_put(&t->by_req, s->req, (void *)(uintptr_t)s->seq);
+	if (!(r->sub.flags & UC_SUB_ZC_NOTIF))
+		u64map_put(&t->by_req, r->sub.req, (void *)(uintptr_t)r->sub.seq);
 
-	/* A buffer-select request holds its range from the kernel's pick:
-	 * provided_buffers.c judges it then. */
+	/* A buffer-select request holds its range from the kernel's pick
+	 * (tracker_hold()). */
 	r->counted = true;
 	r->as->inflight++;
-	user_data_check(t, r);
-	if (!r->nr_nodes)
-		return;
-	overlap_check(t, r);
+}
+
+void tracker_insert_ranges(struct uc_tracker *t, struct uc_request *r)
+{
+	(void)t;
 	for (uint32_t i = 0; i < r->nr_nodes; i++)
 		itree_insert(&r->as->ranges, &r->nodes[i]);
 }
@@ -248,7 +252,7 @@ struct uc_range *tracker_take_ranges(struct uc_tracker *t, uint64_t seq,
 	return r;
 }
 
-static void on_ranges(struct uc_tracker *t, const struct uc_ranges *c)
+void tracker_add_ranges(struct uc_tracker *t, const struct uc_ranges *c)
 {
 	struct pending *p = u64map_get(&t->pending_ranges, c->seq);
 	uint32_t n = c->nr > UC_CHUNK_RANGES ? UC_CHUNK_RANGES : c->nr;
@@ -262,7 +266,7 @@ static void on_ranges(struct uc_tracker *t, const struct uc_ranges *c)
 	p->nr += n;
 }
 
-static void on_done(struct uc_tracker *t, const struct uc_done *d)
+void tracker_done(struct uc_tracker *t, const struct uc_done *d)
 {
 	struct uc_request *r = u64map_get(&t->requests, d->seq);
 
@@ -270,11 +274,10 @@ static void on_done(struct uc_tracker *t, const struct uc_done *d)
 		tracker_drop_request(t, r);
 }
 
-static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
+void tracker_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
 {
 	struct uc_ring *r = tracker_ring(t, c->ctx, c->hdr.tgid);
 
-	stacks_process_seen(&t->stacks, c->hdr.tgid);
 	r->tgid = c->hdr.tgid;
 	if (c->fd >= 0) {
 		/* A new ring, possibly at a freed ring's address. */
@@ -283,175 +286,161 @@ static void on_ring_create(struct uc_tracker *t, const struct uc_ring_create *c)
 		r->bufs = NULL;
 		r->nbufs = 0;
 		r->drain_epoch = 0;
-		stacks_unref(&t->stacks, r->reg_stack_id);
+		stacks_unref(t->stacks, r->reg_stack_id);
 		r->reg_stack_id = 0;
 	}
 	r->setup_flags = c->setup_flags;
 }
 
-static void on_exec(struct uc_tracker *t, const struct uc_proc *p)
+void tracker_exec(struct uc_tracker *t, uint32_t tgid)
 {
-	struct uc_aspace *old = u64map_get(&t->aspaces, p->hdr.tgid);
+	struct uc_aspace *old = u64map_get(&t->aspaces, tgid);
 	uint32_t gen = old ? old->generation + 1 : 1;
 
-	teardown_exec_result(t, p->hdr.tgid, true);
-	aspace_new(t, p->hdr.tgid, gen);
+	aspace_new(t, tgid, gen);
 	if (old)
 		aspace_maybe_free(t, old);
-	stacks_process_changed(&t->stacks, p->hdr.tgid, 0);
 }
 
-static void on_reap_lag(struct uc_tracker *t, const struct uc_reap_lag *l)
+void tracker_channel(struct uc_tracker *t, const struct uc_channel *c)
 {
-	struct uc_ring *ring = u64map_get(&t->rings, l->ctx);
-	struct uc_reap_lag_finding f = {
-		.tgid = l->hdr.tgid,
-		.ring_fd = ring ? ring->fd : -1,
-		.user_data = l->user_data,
-		.lag_ns = l->lag_ns,
-		.lag_min_ns = l->lag_min_ns,
-		.threshold_ns = t->reap_lag_ns,
-		.pending = l->pending,
-		.reap_stack_id = l->reap_stack_id,
-		.blocked_nr = l->blocked_nr,
-		.blocked_tid = l->blocked_tid,
-		.blocked_ns = l->blocked_ns,
-	};
+	struct uc_request *r = u64map_get(&t->requests, c->seq);
 
-	stacks_ref(&t->stacks, l->reap_stack_id);
-	/* One report per reap site, or per ring when there is no site. */
-	f.key = stacks_site_key(&t->stacks, l->reap_stack_id);
-	if (!f.key)
-		f.key = uc_key_mix(l->hdr.tgid, l->ctx);
-	report_reap_lag(t->report, &f);
-	stacks_unref(&t->stacks, l->reap_stack_id);
+	if (r)
+		r->channel = c->channel;
 }
 
-void tracker_event(struct uc_tracker *t, const void *data, size_t size)
+/*
+ * The kernel runs @later only after @earlier finished when both sit on one
+ * ring and either belong to the same IOSQE_IO_LINK/HARDLINK chain, or a
+ * drain barrier separates them: a request with IOSQE_IO_DRAIN waits for
+ * everything submitted before it, and everything after it waits for it.
+ */
+bool requests_ordered(const struct uc_request *earlier,
+		      const struct uc_request *later)
 {
-	const struct uc_hdr *h = data;
+	if (earlier->sub.ctx != later->sub.ctx)
+		return false;
+	if (earlier->sub.chain_seq && earlier->sub.chain_seq == later->sub.chain_seq)
+		return true;
+	if (later->drain_epoch > earlier->drain_epoch)
+		return true;	/* a drain at or after earlier, up to later */
+	return (earlier->sub.flags & UC_SUB_DRAIN) != 0;
+}
 
-	t->events++;
-	evidence_on_record(t);
-	if (!(t->events & 63))
-		stacks_rescue(&t->stacks);
-	if (size < sizeof(*h))
-		goto bad;
-	switch (h->type) {
-	case UC_EV_SUBMIT: {
-		/* Sent without the inline range slots it does not use. */
-		const size_t fixed = offsetof(struct uc_submit, ranges);
-		const struct uc_submit *s = data;
-		struct uc_submit full = { 0 };
+/* ---- provided buffers ---------------------------------------------------- */
 
-		if (size < fixed || s->nr_inline > UC_INLINE_RANGES ||
-		    size < fixed + s->nr_inline * sizeof(struct uc_range))
-			goto bad;
-		memcpy(&full, data, size < sizeof(full) ? size : sizeof(full));
-		stacks_fetch(&t->stacks, full.stack_id);
-		on_submit(t, &full);
-		break;
-	}
-	case UC_EV_RANGES:
-		if (size < sizeof(struct uc_ranges))
-			goto bad;
-		on_ranges(t, data);
-		break;
-	case UC_EV_DONE:
-		if (size < sizeof(struct uc_done))
-			goto bad;
-		on_done(t, data);
-		break;
-	case UC_EV_RING_CREATE:
-		if (size < sizeof(struct uc_ring_create))
-			goto bad;
-		on_ring_create(t, data);
-		break;
-	case UC_EV_EXEC:
-		on_exec(t, data);
-		break;
-	case UC_EV_CALL:
-		if (size < sizeof(struct uc_call))
-			goto bad;
-		stacks_fetch(&t->stacks, ((const struct uc_call *)data)->stack_id);
-		calls_on_call(t, data);
-		break;
-	case UC_EV_CALL_RET:
-		if (size < sizeof(struct uc_call_ret))
-			goto bad;
-		if (((const struct uc_call_ret *)data)->nr == UC_NR_EXECVE ||
-		    ((const struct uc_call_ret *)data)->nr == UC_NR_EXECVEAT)
-			teardown_exec_result(t, h->tgid, false);
-		else
-			calls_on_ret(t, data);
-		break;
-	case UC_EV_REGISTER:
-		if (size < sizeof(struct uc_register))
-			goto bad;
-		calls_on_register(t, data);
-		break;
-	case UC_EV_DROPPED:
-		if (size < sizeof(struct uc_dropped))
-			goto bad;
-		stacks_fetch(&t->stacks, ((const struct uc_dropped *)data)->stack_id);
-		teardown_on_dropped(t, data);
-		break;
-	case UC_EV_UNREAPED:
-		if (size < sizeof(struct uc_unreaped))
-			goto bad;
-		teardown_on_unreaped(t, data);
-		break;
-	case UC_EV_TEARDOWN:
-		if (size < sizeof(struct uc_teardown))
-			goto bad;
-		teardown_on_teardown(t, data);
-		break;
-	case UC_EV_REAP_LAG:
-		if (size < sizeof(struct uc_reap_lag))
-			goto bad;
-		stacks_fetch(&t->stacks, ((const struct uc_reap_lag *)data)->reap_stack_id);
-		on_reap_lag(t, data);
-		break;
-	case UC_EV_PICK:
-		if (size < sizeof(struct uc_pick))
-			goto bad;
-		pbuf_on_pick(t, data);
-		break;
-	case UC_EV_PROVIDE:
-		if (size < sizeof(struct uc_provide))
-			goto bad;
-		pbuf_on_provide(t, data);
-		break;
-	case UC_EV_CHANNEL: {
-		const struct uc_channel *c = data;
-		struct uc_request *r;
+struct legacy_buf {
+	uint64_t addr;
+	uint32_t len;
+};
 
-		if (size < sizeof(*c))
-			goto bad;
-		r = u64map_get(&t->requests, c->seq);
-		if (r)
-			r->channel = c->channel;
-		break;
+static uint64_t legacy_key(uint16_t bgid, uint16_t bid)
+{
+	return (uint64_t)bgid << 16 | bid;
+}
+
+void tracker_provide(struct uc_tracker *t, const struct uc_provide *p)
+{
+	struct uc_ring *ring = tracker_ring(t, p->ctx, p->hdr.tgid);
+	/* The kernel takes at most 2^16 buffers a call (MAX_BIDS_PER_BGID). */
+	uint32_t n = p->nbufs > 65536 ? 65536 : p->nbufs;
+
+	if (!ring->legacy_init) {
+		u64map_init(&ring->legacy_bufs);
+		ring->legacy_init = true;
 	}
-	case UC_EV_MAPPING:
-		if (size < sizeof(struct uc_vma_record))
-			goto bad;
-		stacks_on_mapping(&t->stacks, data);
-		break;
-	case UC_EV_EXIT:
-		stacks_process_changed(&t->stacks, h->tgid, 1);
-		on_process_exit(t, h->tgid);
-		break;
-	case UC_EV_FORK:
-		stacks_process_forked(&t->stacks, ((const struct uc_proc *)data)->parent_tgid,
-				      h->tgid);
-		break;
-	default:
-		goto bad;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t key = legacy_key(p->bgid, (uint16_t)(p->bid + i));
+		struct legacy_buf *b = u64map_get(&ring->legacy_bufs, key);
+
+		if (!b) {
+			b = xmalloc(sizeof(*b));
+			u64map_put(&ring->legacy_bufs, key, b);
+		}
+		b->addr = p->addr + (uint64_t)i * p->len;
+		b->len = p->len;
 	}
-	return;
-bad:
-	t->malformed++;
+}
+
+bool tracker_legacy_buf(const struct uc_ring *ring, uint16_t bgid, uint16_t bid,
+			uint64_t *addr, uint64_t *len)
+{
+	const struct legacy_buf *b;
+
+	if (!ring->legacy_init)
+		return false;
+	b = u64map_get(&ring->legacy_bufs, legacy_key(bgid, bid));
+	if (!b)
+		return false;
+	*addr = b->addr;
+	*len = b->len;
+	return true;
+}
+
+/* The request holds the provided buffer [start, end) from now on. */
+void tracker_hold(struct uc_tracker *t, struct uc_request *r, uint64_t start, uint64_t end)
+{
+	(void)t;
+	r->pick_node.start = start;
+	r->pick_node.end = end;
+	r->pick_node.owner = r;
+	itree_insert(&r->as->ranges, &r->pick_node);
+	r->pick_held = true;
+}
+
+/* The request no longer holds its buffer (its CQE, or it left flight). */
+void tracker_release(struct uc_tracker *t, struct uc_request *r)
+{
+	(void)t;
+	if (!r->pick_held)
+		return;
+	itree_remove(&r->as->ranges, &r->pick_node);
+	r->pick_held = false;
+}
+
+static void legacy_free(struct uc_ring *ring)
+{
+	if (!ring->legacy_init)
+		return;
+	u64map_each(&ring->legacy_bufs, free_cb, NULL);
+	u64map_free(&ring->legacy_bufs);
+	ring->legacy_init = false;
+}
+
+/* ---- registered buffers ------------------------------------------------- */
+
+void tracker_bufs_set(struct uc_ring *ring, uint32_t first, uint32_t nr,
+		      const struct uc_range *r, uint32_t nr_r)
+{
+	if (first + nr < first || first + nr > (1u << 20))
+		return;		/* the kernel caps tables far lower */
+	if (first + nr > ring->nbufs) {
+		ring->bufs = xrealloc(ring->bufs, (first + nr) * sizeof(*ring->bufs));
+		memset(ring->bufs + ring->nbufs, 0,
+		       (first + nr - ring->nbufs) * sizeof(*ring->bufs));
+		ring->nbufs = first + nr;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		ring->bufs[first + i].addr = i < nr_r ? r[i].addr : 0;
+		ring->bufs[first + i].len = i < nr_r ? r[i].len : 0;
+		ring->bufs[first + i].released = false;
+	}
+}
+
+void tracker_bufs_clear(struct uc_ring *ring)
+{
+	free(ring->bufs);
+	ring->bufs = NULL;
+	ring->nbufs = 0;
+}
+
+/* The stack of the call that registered the table (0: none now). */
+void tracker_bufs_stack(struct uc_tracker *t, struct uc_ring *ring, uint64_t stack_id)
+{
+	stacks_unref(t->stacks, ring->reg_stack_id);
+	ring->reg_stack_id = stack_id;
+	stacks_ref(t->stacks, stack_id);
 }
 
 static void free_request_cb(uint64_t key, void *val, void *arg)
@@ -466,13 +455,6 @@ static void free_request_cb(uint64_t key, void *val, void *arg)
 	free(r);
 }
 
-static void free_cb(uint64_t key, void *val, void *arg)
-{
-	(void)key;
-	(void)arg;
-	free(val);
-}
-
 static void free_ring_cb(uint64_t key, void *val, void *arg)
 {
 	struct uc_ring *r = val;
@@ -480,7 +462,7 @@ static void free_ring_cb(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	free(r->bufs);
-	pbuf_ring_free(r);
+	legacy_free(r);
 	free(r);
 }
 
@@ -498,19 +480,13 @@ void tracker_free(struct uc_tracker *t)
 {
 	u64map_each(&t->requests, free_request_cb, NULL);
 	u64map_each(&t->rings, free_ring_cb, NULL);
-	calls_free(t);
-	teardown_free(t);
 	u64map_each(&t->pending_ranges, free_pending_cb, NULL);
 	/* Address spaces replaced by exec and still draining are leaked
 	 * here on purpose: the process is about to exit. */
 	u64map_each(&t->aspaces, free_cb, NULL);
-	evidence_free(&t->ev);
-	u64map_free(&t->by_user_data);
-	user_data_free();
 	u64map_free(&t->requests);
 	u64map_free(&t->by_req);
 	u64map_free(&t->rings);
 	u64map_free(&t->pending_ranges);
 	u64map_free(&t->aspaces);
-	stacks_free(&t->stacks);
 }

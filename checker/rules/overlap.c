@@ -3,34 +3,19 @@
  * Hazard 1, overlapping in-flight buffers (docs/hazards.md):
  * two requests in flight at once in one address space whose ranges share
  * a byte, at least one of them a sink, and not ordered by the kernel.
+ *
+ * A rule (rule.h): on_submit for each new request, before its ranges
+ * join the set; on_pick for a provided buffer it comes to hold.
  */
 #include <string.h>
 
-#include "tracker.h"
+#include "rule.h"
 #include "kinds/kind_reports.h"
 #include "describe.h"
-#include "../reports/dedup.h"
-
-/*
- * The kernel runs @later only after @earlier finished when both sit on one
- * ring and either belong to the same IOSQE_IO_LINK/HARDLINK chain, or a
- * drain barrier separates them: a request with IOSQE_IO_DRAIN waits for
- * everything submitted before it, and everything after it waits for it.
- */
-bool requests_ordered(const struct uc_request *earlier,
-		      const struct uc_request *later)
-{
-	if (earlier->sub.ctx != later->sub.ctx)
-		return false;
-	if (earlier->sub.chain_seq && earlier->sub.chain_seq == later->sub.chain_seq)
-		return true;
-	if (later->drain_epoch > earlier->drain_epoch)
-		return true;	/* a drain at or after earlier, up to later */
-	return (earlier->sub.flags & UC_SUB_DRAIN) != 0;
-}
+#include "../../reports/dedup.h"
 
 struct overlap_scan {
-	struct uc_tracker *t;
+	struct uc_check *ck;
 	struct uc_request *r;
 	uint64_t qstart, qend;		/* the new request's range */
 	/* requests already reported against r: one finding per pair */
@@ -65,9 +50,9 @@ static void on_hit(struct itree_node *n, void *arg)
 		s->seen[s->nseen++] = h;
 	/* Events lost since h was submitted may hide its end (or, for a
 	 * provided buffer h held, the CQE that gave it back). */
-	if (evidence_judge(s->t, h, &spans_loss) == UC_WITHHELD ||
-	    pbuf_node_doubtful(s->t, n)) {
-		report_withheld(s->t->report, UC_KIND_OVERLAP, 1);
+	if (evidence_judge(&s->ck->ev, h, &spans_loss) == UC_WITHHELD ||
+	    evidence_pick_doubtful(&s->ck->ev, n)) {
+		report_withheld(s->ck->report, UC_KIND_OVERLAP, 1);
 		return;
 	}
 
@@ -79,8 +64,8 @@ static void on_hit(struct itree_node *n, void *arg)
 	describe_request(&f.incoming, r, s->qstart, s->qend);
 	f.spans_loss = spans_loss;
 	{
-		uint64_t a = stacks_site_key(&s->t->stacks, h->sub.stack_id);
-		uint64_t b = stacks_site_key(&s->t->stacks, r->sub.stack_id);
+		uint64_t a = stacks_site_key(&s->ck->stacks, h->sub.stack_id);
+		uint64_t b = stacks_site_key(&s->ck->stacks, r->sub.stack_id);
 
 		/* Without stacks, one finding per process and opcode pair:
 		 * a hundred identical stackless reports help nobody. */
@@ -89,12 +74,12 @@ static void on_hit(struct itree_node *n, void *arg)
 		if (!a && !b)
 			f.key = uc_key_mix(f.key, r->as->tgid);
 	}
-	report_overlap(s->t->report, &f);
+	report_overlap(s->ck->report, &f);
 }
 
-void overlap_check(struct uc_tracker *t, struct uc_request *r)
+static void on_submit(void *st, struct uc_check *ck, struct uc_request *r)
 {
-	struct overlap_scan s = { .t = t, .r = r };
+	struct overlap_scan s = { .ck = ck, .r = r };
 
 	for (uint32_t i = 0; i < r->nr_nodes; i++) {
 		s.qstart = r->nodes[i].start;
@@ -103,10 +88,20 @@ void overlap_check(struct uc_tracker *t, struct uc_request *r)
 	}
 }
 
-void overlap_check_range(struct uc_tracker *t, struct uc_request *r,
-			 uint64_t start, uint64_t end)
+/* A provided buffer: judged when it comes to be held, or at its CQE
+ * unless it was while held. */
+static void on_pick(void *st, struct uc_check *ck, struct uc_request *r,
+		    const struct uc_pick *p, uint64_t start, uint64_t end)
 {
-	struct overlap_scan s = { .t = t, .r = r, .qstart = start, .qend = end };
+	struct overlap_scan s = { .ck = ck, .r = r, .qstart = start, .qend = end };
 
+	if (tracker_holds(r, start, end))
+		return;
 	itree_query(&r->as->ranges, start, end, on_hit, &s);
 }
+
+const struct uc_check_rule uc_rule_overlap = {
+	.name = "overlap",
+	.on_submit = on_submit,
+	.on_pick = on_pick,
+};

@@ -17,14 +17,21 @@
  * (a request finishing during the call still raced with it), and reported
  * only if the call succeeded (its return, or the io_uring_register
  * tracepoint for the ring and result).
+ *
+ * bufreg-unmapped: such a release over a registered buffer (regbuf_ring()).
+ *
+ * A rule (rule.h): on_call, on_call_ret, on_register; one call in
+ * progress per thread in its own state. It writes the model's registered-
+ * buffer table (tracker_bufs_set()) after judging a registration: it is
+ * the part that kept the registration's iovecs since the call entered.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "describe.h"
-#include "tracker.h"
+#include "rule.h"
 #include "xalloc.h"
-#include "../reports/dedup.h"
+#include "../../reports/dedup.h"
 #include "kinds/kind_reports.h"
 
 #define PAGE 4096ULL
@@ -53,7 +60,7 @@ struct pending_call {
 /* Keeps a copy of in-flight request @r (the request may end before the
  * call returns) as hit, described by its range piece [start, end), with
  * [sstart, send) the bytes it shares with the call. */
-static void add_hit(struct uc_tracker *t, struct pending_call *pc,
+static void add_hit(struct uc_check *ck, struct pending_call *pc,
 		    const struct uc_request *r, uint64_t start, uint64_t end,
 		    uint64_t sstart, uint64_t send)
 {
@@ -66,20 +73,20 @@ static void add_hit(struct uc_tracker *t, struct pending_call *pc,
 	}
 	describe_request(&pc->hits[pc->nhits], r, start, end);
 	/* The request may finish before the call returns: keep its stack. */
-	stacks_ref(&t->stacks, r->sub.stack_id);
+	stacks_ref(&ck->stacks, r->sub.stack_id);
 	pc->hit_ctx[pc->nhits] = r->sub.ctx;
 	pc->hit_start[pc->nhits] = sstart;
 	pc->hit_end[pc->nhits] = send;
 	pc->nhits++;
 }
 
-static void pending_free(struct uc_tracker *t, struct pending_call *pc)
+static void pending_free(struct uc_check *ck, struct pending_call *pc)
 {
 	if (!pc)
 		return;
 	for (uint32_t i = 0; i < pc->nhits; i++)
-		stacks_unref(&t->stacks, pc->hits[i].stack_id);
-	stacks_unref(&t->stacks, pc->call.stack_id);
+		stacks_unref(&ck->stacks, pc->hits[i].stack_id);
+	stacks_unref(&ck->stacks, pc->call.stack_id);
 	free(pc->regs);
 	free(pc->hits);
 	free(pc->hit_ctx);
@@ -91,7 +98,7 @@ static void pending_free(struct uc_tracker *t, struct pending_call *pc)
 /* ---- munmap-inflight --------------------------------------------------- */
 
 struct unmap_scan {
-	struct uc_tracker *t;
+	struct uc_check *ck;
 	struct pending_call *pc;
 	const struct uc_request *last;
 };
@@ -106,20 +113,20 @@ static void unmap_hit(struct itree_node *n, void *arg)
 	if (r == s->last)
 		return;
 	s->last = r;
-	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+	if (evidence_judge(&s->ck->ev, r, &spans_loss) == UC_WITHHELD) {
 		pc->withheld++;
 		return;
 	}
 	pc->spans_loss |= spans_loss;
 	/* Keep the overlapping piece of this range as the description. */
-	add_hit(s->t, pc, r, n->start, n->end, n->start, n->end);
+	add_hit(s->ck, pc, r, n->start, n->end, n->start, n->end);
 }
 
-static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
+static void unmap_enter(struct uc_check *ck, struct pending_call *pc)
 {
 	const struct uc_call *c = &pc->call;
-	struct uc_aspace *as = u64map_get(&t->aspaces, c->hdr.tgid);
-	struct unmap_scan s = { .t = t, .pc = pc };
+	struct uc_aspace *as = u64map_get(&ck->model.aspaces, c->hdr.tgid);
+	struct unmap_scan s = { .ck = ck, .pc = pc };
 	uint64_t addr = c->args[0], len = c->args[1];
 
 	if (c->nr == UC_NR_MREMAP)
@@ -137,7 +144,7 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
 	len = (len + PAGE - 1) & ~(PAGE - 1);
 	pc->start = addr;
 	pc->end = addr + len < addr ? UINT64_MAX : addr + len;
-	evidence_refresh(t);
+	evidence_refresh(&ck->ev, &ck->model);
 	if (as && pc->end > pc->start)
 		itree_query(&as->ranges, pc->start, pc->end, unmap_hit, &s);
 }
@@ -149,7 +156,7 @@ static void unmap_enter(struct uc_tracker *t, struct pending_call *pc)
  * pages wait for the next fixed-buffer request.
  */
 struct regbuf_scan {
-	struct uc_tracker *t;
+	struct uc_check *ck;
 	const struct pending_call *pc;
 	uint64_t start, end;
 };
@@ -186,13 +193,13 @@ static void regbuf_ring(uint64_t ctx, void *val, void *arg)
 			.ring_fd = ring->fd, .index = i, .reg_start = rs, .reg_end = re,
 			.call_stack_id = c->stack_id, .reg_stack_id = ring->reg_stack_id,
 		};
-		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&s->t->stacks, c->stack_id)),
-				   stacks_site_key(&s->t->stacks, ring->reg_stack_id));
-		report_bufreg_unmapped(s->t->report, &f);
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&s->ck->stacks, c->stack_id)),
+				   stacks_site_key(&s->ck->stacks, ring->reg_stack_id));
+		report_bufreg_unmapped(s->ck->report, &f);
 	}
 }
 
-static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret)
+static void unmap_ret(struct uc_check *ck, struct pending_call *pc, int64_t ret)
 {
 	const struct uc_call *c = &pc->call;
 	uint64_t start = pc->start, end = pc->end;
@@ -216,7 +223,7 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 	} else if (ret != 0) {
 		return;
 	}
-	report_withheld(t->report, UC_KIND_MUNMAP_INFLIGHT, pc->withheld);
+	report_withheld(ck->report, UC_KIND_MUNMAP_INFLIGHT, pc->withheld);
 
 	for (uint32_t i = 0; i < pc->nhits; i++) {
 		struct uc_unmap_finding f = {
@@ -227,25 +234,25 @@ static void unmap_ret(struct uc_tracker *t, struct pending_call *pc, int64_t ret
 			.spans_loss = pc->spans_loss,
 		};
 
-		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
-				   stacks_site_key(&t->stacks, f.req.stack_id));
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&ck->stacks, c->stack_id)),
+				   stacks_site_key(&ck->stacks, f.req.stack_id));
 		f.start = f.req.start > start ? f.req.start : start;
 		f.end = f.req.end < end ? f.req.end : end;
 		if (f.start >= f.end)
 			continue;
-		report_unmap(t->report, &f);
+		report_unmap(ck->report, &f);
 	}
 	{
-		struct regbuf_scan rs = { .t = t, .pc = pc, .start = start, .end = end };
+		struct regbuf_scan rs = { .ck = ck, .pc = pc, .start = start, .end = end };
 
-		u64map_each(&t->rings, regbuf_ring, &rs);
+		u64map_each(&ck->model.rings, regbuf_ring, &rs);
 	}
 }
 
 /* ---- bufreg-lifetime --------------------------------------------------- */
 
 struct index_scan {
-	struct uc_tracker *t;
+	struct uc_check *ck;
 	struct pending_call *pc;
 	uint32_t tgid, lo, hi;		/* indexes [lo, hi) */
 };
@@ -260,25 +267,25 @@ static void index_hit(uint64_t seq, void *val, void *arg)
 	if (r->sub.hdr.tgid != s->tgid || !(r->sub.flags & UC_SUB_FIXED_BUF) ||
 	    r->sub.buf_index < s->lo || r->sub.buf_index >= s->hi)
 		return;
-	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+	if (evidence_judge(&s->ck->ev, r, &spans_loss) == UC_WITHHELD) {
 		s->pc->withheld++;
 		return;
 	}
 	s->pc->spans_loss |= spans_loss;
-	add_hit(s->t, s->pc, r, r->ranges[0].addr, r->ranges[0].addr + r->ranges[0].len,
+	add_hit(s->ck, s->pc, r, r->ranges[0].addr, r->ranges[0].addr + r->ranges[0].len,
 		r->ranges[0].addr, r->ranges[0].addr + r->ranges[0].len);
 }
 
-static void register_enter(struct uc_tracker *t, struct pending_call *pc)
+static void register_enter(struct uc_check *ck, struct pending_call *pc)
 {
 	const struct uc_call *c = &pc->call;
 	uint32_t op = c->args[1] & ~(1u << 31);
-	struct index_scan s = { .t = t, .pc = pc, .tgid = c->hdr.tgid };
+	struct index_scan s = { .ck = ck, .pc = pc, .tgid = c->hdr.tgid };
 
 	/* The iovecs being registered: inline, then continuation records. */
 	if (c->nr_ranges) {
 		uint32_t more = 0, n = c->nr_inline;
-		struct uc_range *extra = tracker_take_ranges(t, c->seq, &more);
+		struct uc_range *extra = tracker_take_ranges(&ck->model, c->seq, &more);
 
 		pc->regs = xmalloc((n + more) * sizeof(*pc->regs));
 		memcpy(pc->regs, c->ranges, n * sizeof(*pc->regs));
@@ -296,38 +303,20 @@ static void register_enter(struct uc_tracker *t, struct pending_call *pc)
 	} else {
 		return;
 	}
-	evidence_refresh(t);
-	u64map_each(&t->requests, index_hit, &s);
+	evidence_refresh(&ck->ev, &ck->model);
+	u64map_each(&ck->model.requests, index_hit, &s);
 }
 
-static void table_set(struct uc_ring *ring, uint32_t first, uint32_t nr,
-		      const struct uc_range *r, uint32_t nr_r)
-{
-	if (first + nr < first || first + nr > (1u << 20))
-		return;		/* the kernel caps tables far lower */
-	if (first + nr > ring->nbufs) {
-		ring->bufs = xrealloc(ring->bufs, (first + nr) * sizeof(*ring->bufs));
-		memset(ring->bufs + ring->nbufs, 0,
-		       (first + nr - ring->nbufs) * sizeof(*ring->bufs));
-		ring->nbufs = first + nr;
-	}
-	for (uint32_t i = 0; i < nr; i++) {
-		ring->bufs[first + i].addr = i < nr_r ? r[i].addr : 0;
-		ring->bufs[first + i].len = i < nr_r ? r[i].len : 0;
-		ring->bufs[first + i].released = false;
-	}
-}
-
-static void register_done(struct uc_tracker *t, struct pending_call *pc,
+static void register_done(struct uc_check *ck, struct pending_call *pc,
 			  const struct uc_register *reg)
 {
 	const struct uc_call *c = &pc->call;
 	uint32_t op = reg->opcode & ~(1u << 31);
-	struct uc_ring *ring = tracker_ring(t, reg->ctx, c->hdr.tgid);
+	struct uc_ring *ring = tracker_ring(&ck->model, reg->ctx, c->hdr.tgid);
 
 	if (reg->ret < 0)
 		return;
-	report_withheld(t->report, UC_KIND_BUFREG_LIFETIME, pc->withheld);
+	report_withheld(ck->report, UC_KIND_BUFREG_LIFETIME, pc->withheld);
 	/* Judge first (against the table as it was), then update it. */
 	if (op == REG_UNREGISTER_BUFFERS || op == REG_BUFFERS_UPDATE) {
 		/* One finding per index, listing its live requests. */
@@ -362,31 +351,26 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 					f.live[f.nr_live] = pc->hits[k];
 				f.nr_live++;
 			}
-			f.key = uc_key_mix(uc_key_mix(op, stacks_site_key(&t->stacks, c->stack_id)),
-					   stacks_site_key(&t->stacks, f.live[0].stack_id));
-			report_bufreg(t->report, &f);
+			f.key = uc_key_mix(uc_key_mix(op, stacks_site_key(&ck->stacks, c->stack_id)),
+					   stacks_site_key(&ck->stacks, f.live[0].stack_id));
+			report_bufreg(ck->report, &f);
 		}
 	}
+	/* The table is the model's; this rule writes it, as the one that
+	 * kept the registration's iovecs since the call entered. */
 	switch (op) {
 	case REG_BUFFERS:
 	case REG_BUFFERS2:
-		free(ring->bufs);
-		ring->bufs = NULL;
-		ring->nbufs = 0;
-		table_set(ring, 0, c->reg_nr, pc->regs, pc->nregs);
-		stacks_unref(&t->stacks, ring->reg_stack_id);
-		ring->reg_stack_id = c->stack_id;
-		stacks_ref(&t->stacks, c->stack_id);
+		tracker_bufs_clear(ring);
+		tracker_bufs_set(ring, 0, c->reg_nr, pc->regs, pc->nregs);
+		tracker_bufs_stack(&ck->model, ring, c->stack_id);
 		break;
 	case REG_UNREGISTER_BUFFERS:
-		free(ring->bufs);
-		ring->bufs = NULL;
-		ring->nbufs = 0;
-		stacks_unref(&t->stacks, ring->reg_stack_id);
-		ring->reg_stack_id = 0;
+		tracker_bufs_clear(ring);
+		tracker_bufs_stack(&ck->model, ring, 0);
 		break;
 	case REG_BUFFERS_UPDATE:
-		table_set(ring, c->reg_offset, c->reg_nr, pc->regs, pc->nregs);
+		tracker_bufs_set(ring, c->reg_offset, c->reg_nr, pc->regs, pc->nregs);
 		break;
 	}
 }
@@ -394,7 +378,7 @@ static void register_done(struct uc_tracker *t, struct pending_call *pc,
 /* ---- sync-overlap ------------------------------------------------------- */
 
 struct sync_scan {
-	struct uc_tracker *t;
+	struct uc_check *ck;
 	struct pending_call *pc;
 	uint64_t qstart, qend;
 };
@@ -421,28 +405,28 @@ static void sync_hit(struct itree_node *n, void *arg)
 	 * since the read's submission: its channel record may be among
 	 * them. A provided buffer attached before a loss may be gone. */
 	if ((pc->call.dir == UC_DIR_SOURCE && !r->channel &&
-	     s->t->ev.events_lost != r->loss_mark) || pbuf_node_doubtful(s->t, n)) {
+	     evidence_lost_since(&s->ck->ev, r)) || evidence_pick_doubtful(&s->ck->ev, n)) {
 		pc->withheld++;
 		return;
 	}
 	for (uint32_t i = 0; i < pc->nhits; i++)
 		if (pc->hits[i].seq == r->sub.seq)
 			return;		/* one finding per request */
-	if (evidence_judge(s->t, r, &spans_loss) == UC_WITHHELD) {
+	if (evidence_judge(&s->ck->ev, r, &spans_loss) == UC_WITHHELD) {
 		pc->withheld++;
 		return;
 	}
 	pc->spans_loss |= spans_loss;
-	add_hit(s->t, pc, r, n->start, n->end, n->start > s->qstart ? n->start : s->qstart,
+	add_hit(s->ck, pc, r, n->start, n->end, n->start > s->qstart ? n->start : s->qstart,
 		n->end < s->qend ? n->end : s->qend);
 }
 
 /* The call's ranges (inline, then continuation records) into pc->regs. */
-static void call_ranges(struct uc_tracker *t, struct pending_call *pc)
+static void call_ranges(struct uc_check *ck, struct pending_call *pc)
 {
 	const struct uc_call *c = &pc->call;
 	uint32_t more = 0, n = c->nr_inline < UC_INLINE_RANGES ? c->nr_inline : UC_INLINE_RANGES;
-	struct uc_range *extra = c->nr_ranges > n ? tracker_take_ranges(t, c->seq, &more) : NULL;
+	struct uc_range *extra = c->nr_ranges > n ? tracker_take_ranges(&ck->model, c->seq, &more) : NULL;
 
 	pc->regs = xmalloc((n + more + 1) * sizeof(*pc->regs));
 	memcpy(pc->regs, c->ranges, n * sizeof(*pc->regs));
@@ -452,15 +436,15 @@ static void call_ranges(struct uc_tracker *t, struct pending_call *pc)
 	pc->nregs = n + more;
 }
 
-static void sync_enter(struct uc_tracker *t, struct pending_call *pc)
+static void sync_enter(struct uc_check *ck, struct pending_call *pc)
 {
-	struct uc_aspace *as = u64map_get(&t->aspaces, pc->call.hdr.tgid);
-	struct sync_scan s = { .t = t, .pc = pc };
+	struct uc_aspace *as = u64map_get(&ck->model.aspaces, pc->call.hdr.tgid);
+	struct sync_scan s = { .ck = ck, .pc = pc };
 
-	call_ranges(t, pc);
+	call_ranges(ck, pc);
 	if (!as)
 		return;
-	evidence_refresh(t);
+	evidence_refresh(&ck->ev, &ck->model);
 	for (uint32_t i = 0; i < pc->nregs; i++) {
 		s.qstart = pc->regs[i].addr;
 		s.qend = s.qstart + pc->regs[i].len;
@@ -530,7 +514,7 @@ static int64_t call_moved(const struct uc_call *c, const struct uc_call_ret *r)
 	return sum;
 }
 
-static void sync_ret(struct uc_tracker *t, struct pending_call *pc,
+static void sync_ret(struct uc_check *ck, struct pending_call *pc,
 		     const struct uc_call_ret *r)
 {
 	const struct uc_call *c = &pc->call;
@@ -538,7 +522,7 @@ static void sync_ret(struct uc_tracker *t, struct pending_call *pc,
 
 	if (ret <= 0)
 		return;		/* nothing moved */
-	report_withheld(t->report, UC_KIND_SYNC_OVERLAP, pc->withheld);
+	report_withheld(ck->report, UC_KIND_SYNC_OVERLAP, pc->withheld);
 	for (uint32_t i = 0; i < pc->nhits; i++) {
 		struct uc_sync_finding f = {
 			.tgid = c->hdr.tgid, .tid = c->hdr.tid, .nr = c->nr, .dir = c->dir,
@@ -549,53 +533,68 @@ static void sync_ret(struct uc_tracker *t, struct pending_call *pc,
 		if (!call_moved_overlap(pc, r, pc->hit_start[i], pc->hit_end[i],
 					&f.start, &f.end))
 			continue;
-		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&t->stacks, c->stack_id)),
-				   stacks_site_key(&t->stacks, f.req.stack_id));
-		report_sync_overlap(t->report, &f);
+		f.key = uc_key_mix(uc_key_mix(c->nr, stacks_site_key(&ck->stacks, c->stack_id)),
+				   stacks_site_key(&ck->stacks, f.req.stack_id));
+		report_sync_overlap(ck->report, &f);
 	}
 }
 
-/* ---- dispatch ---------------------------------------------------------- */
+/* ---- the rule's hooks ---------------------------------------------------- */
 
-void calls_on_call(struct uc_tracker *t, const struct uc_call *c)
+struct calls_rule {
+	struct u64map calls;		/* tid -> system call in progress */
+};
+
+static void *calls_init(struct uc_check *ck)
 {
+	struct calls_rule *st = xcalloc(1, sizeof(*st));
+
+	u64map_init(&st->calls);
+	return st;
+}
+
+static void on_call(void *arg, struct uc_check *ck, const struct uc_call *c)
+{
+	struct calls_rule *st = arg;
 	struct pending_call *pc = xcalloc(1, sizeof(*pc));
 
 	pc->call = *c;
-	stacks_ref(&t->stacks, c->stack_id);
+	stacks_ref(&ck->stacks, c->stack_id);
 	if (c->dir != UC_DIR_NONE)
-		sync_enter(t, pc);
+		sync_enter(ck, pc);
 	else if (c->nr == UC_NR_IO_URING_REGISTER)
-		register_enter(t, pc);
+		register_enter(ck, pc);
 	else
-		unmap_enter(t, pc);
+		unmap_enter(ck, pc);
 	/* One call in progress per thread. */
-	pending_free(t, u64map_put(&t->calls, c->hdr.tid, pc));
+	pending_free(ck, u64map_put(&st->calls, c->hdr.tid, pc));
 }
 
-void calls_on_ret(struct uc_tracker *t, const struct uc_call_ret *r)
+static void on_call_ret(void *arg, struct uc_check *ck, const struct uc_call_ret *r)
 {
-	struct pending_call *pc = u64map_get(&t->calls, r->hdr.tid);
+	struct calls_rule *st = arg;
+	struct pending_call *pc = u64map_get(&st->calls, r->hdr.tid);
 
 	if (!pc || pc->call.nr != r->nr)
 		return;
-	u64map_del(&t->calls, r->hdr.tid);
+	u64map_del(&st->calls, r->hdr.tid);
 	if (pc->call.dir != UC_DIR_NONE)
-		sync_ret(t, pc, r);
+		sync_ret(ck, pc, r);
 	else
-		unmap_ret(t, pc, r->ret);
-	pending_free(t, pc);
+		unmap_ret(ck, pc, r->ret);
+	pending_free(ck, pc);
 }
 
-void calls_on_register(struct uc_tracker *t, const struct uc_register *r)
+static void on_register(void *arg, struct uc_check *ck, const struct uc_register *r)
 {
-	struct pending_call *pc = u64map_get(&t->calls, r->hdr.tid);
+	struct calls_rule *st = arg;
+	struct pending_call *pc = u64map_get(&st->calls, r->hdr.tid);
 
 	if (!pc || pc->call.nr != UC_NR_IO_URING_REGISTER)
 		return;
-	u64map_del(&t->calls, r->hdr.tid);
-	register_done(t, pc, r);
-	pending_free(t, pc);
+	u64map_del(&st->calls, r->hdr.tid);
+	register_done(ck, pc, r);
+	pending_free(ck, pc);
 }
 
 static void free_call_cb(uint64_t key, void *val, void *arg)
@@ -604,8 +603,20 @@ static void free_call_cb(uint64_t key, void *val, void *arg)
 	pending_free(arg, val);
 }
 
-void calls_free(struct uc_tracker *t)
+static void calls_free(void *arg, struct uc_check *ck)
 {
-	u64map_each(&t->calls, free_call_cb, t);
-	u64map_free(&t->calls);
+	struct calls_rule *st = arg;
+
+	u64map_each(&st->calls, free_call_cb, ck);
+	u64map_free(&st->calls);
+	free(st);
 }
+
+const struct uc_check_rule uc_rule_calls = {
+	.name = "calls",
+	.init = calls_init,
+	.on_call = on_call,
+	.on_call_ret = on_call_ret,
+	.on_register = on_register,
+	.free = calls_free,
+};

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A rule of the check mode: what it is given (struct uc_check: the model
+ * to read, the loss evidence to ask before it reports, the stack cache,
+ * the report) and the hooks it may fill (struct uc_check_rule). The dispatcher
+ * (dispatch.c) runs the hooks of every rule in the table (rules.c) in
+ * table order, each with the rule's own state from its init().
+ *
+ * Adding a rule: its file here with its `const struct uc_check_rule
+ * uc_rule_NAME`, one line in rules.c, its tests and its docs
+ * (docs/design.md). A rule includes this header and the services it
+ * uses; it never calls another rule.
+ */
+#ifndef UC_RULE_H
+#define UC_RULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evidence.h"
+#include "stacks.h"
+#include "tracker.h"
+
+struct uc_report;
+
+struct uc_check {
+	struct uc_tracker model;
+	struct uc_evidence ev;		/* the kernel's truth, when lossy */
+	struct uc_stacks stacks;
+	struct uc_report *report;
+	uint64_t events;		/* records read so far */
+	uint64_t reap_lag_ns;		/* reap-lag's threshold, for the report */
+
+	/* anomalies, printed at exit when non-zero */
+	uint64_t malformed;
+	uint64_t rings_unreadable;	/* teardowns whose ring counters were
+					 * implausible (dropped not judged) */
+	uint64_t picks;			/* provided buffers seen held */
+	uint64_t picks_unresolved;	/* ... whose address was not known */
+};
+
+/* Every hook is optional; @st is what init() returned. */
+struct uc_check_rule {
+	const char *name;
+	void *(*init)(struct uc_check *ck);
+	/* A new request, in flight now, before its ranges join its address
+	 * space's set: judged against exactly what was in flight before. */
+	void (*on_submit)(void *st, struct uc_check *ck, struct uc_request *r);
+	/* A buffer-select request's provided buffer [start, end): held from
+	 * now on (p->flags & UC_PICK_HELD, before the model attaches it) or
+	 * held up to its CQE (before the model lets it go). */
+	void (*on_pick)(void *st, struct uc_check *ck, struct uc_request *r,
+			const struct uc_pick *p, uint64_t start, uint64_t end);
+	/* A request leaves flight (before the model forgets it). */
+	void (*on_end)(void *st, struct uc_check *ck, const struct uc_request *r);
+	/* A watched system call enters, returns; io_uring_register's result
+	 * for the ring (the tracepoint, after the call's entry). */
+	void (*on_call)(void *st, struct uc_check *ck, const struct uc_call *c);
+	void (*on_call_ret)(void *st, struct uc_check *ck, const struct uc_call_ret *r);
+	void (*on_register)(void *st, struct uc_check *ck, const struct uc_register *r);
+	/* An exec of @tgid replaced the image, or returned (failed). */
+	void (*on_exec)(void *st, struct uc_check *ck, uint32_t tgid, bool succeeded);
+	/* A record the model keeps nothing of: a teardown's listings
+	 * (UC_EV_DROPPED, UC_EV_UNREAPED), its close (UC_EV_TEARDOWN), a
+	 * reap-lag (UC_EV_REAP_LAG); its size checked. */
+	void (*on_record)(void *st, struct uc_check *ck, const struct uc_hdr *h);
+	void (*free)(void *st, struct uc_check *ck);
+};
+
+#endif
