@@ -441,7 +441,7 @@ static enum opt_result check(struct uc_options *o)
  * URINGCHECK_OPTIONS as option words: split on blanks; a word that is not
  * an option ("name=value:name2=value2", the ASAN_OPTIONS form) becomes
  * one "--name=value" word per ':'-separated item, '_' read as '-'. The
- * strings live until exit.
+ * words live until options_free.
  */
 static int env_words(const char *env, char ***out)
 {
@@ -455,7 +455,7 @@ static int env_words(const char *env, char ***out)
 
 		if (tok[0] == '-') {
 			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = tok;
+			v[n++] = xstrdup(tok);
 			continue;
 		}
 		for (item = strtok_r(tok, ":", &isave); item;
@@ -470,8 +470,18 @@ static int env_words(const char *env, char ***out)
 			v[n++] = w;
 		}
 	}
+	free(copy);
 	*out = v;
 	return n;
+}
+
+void options_free(struct uc_options *o)
+{
+	for (int i = 0; i < o->env_n; i++)
+		free(o->env_v[i]);
+	free(o->env_v);
+	o->env_v = NULL;
+	o->env_n = 0;
 }
 
 enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
@@ -483,6 +493,9 @@ enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
 	if (env && *env) {
 		char **v = NULL;
 		int n = env_words(env, &v), used;
+
+		o->env_v = v;	/* the options point into them: kept until options_free */
+		o->env_n = n;
 
 		used = parse_args(o, n, v, "URINGCHECK_OPTIONS: ", &early);
 		if (used < 0)

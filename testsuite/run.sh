@@ -383,11 +383,24 @@ if want "runner: sudo"; then
 	else
 		fail "runner: sudo" "target identity wrong" "$TMP/who.out"
 	fi
+	# --as-root under sudo: refused unless /etc/uringcheck.conf allows it
+	# (the allowed case is in testsuite/security/tests.sh)
 	SUDO_UID=65534 SUDO_GID=65534 $UC --as-root "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
-	if grep -q "^uid=0 gid=0" "$TMP/who.out"; then
-		pass "runner: sudo: --as-root keeps root"
+	rc=$?
+	if [ -e /etc/uringcheck.conf ]; then
+		pass "runner: sudo: --as-root (skipped: /etc/uringcheck.conf exists)"
+	elif [ "$rc" = 2 ] && ! grep -q "^uid=" "$TMP/who.out" &&
+	     grep -q "as-root: refused" "$TMP/who.out"; then
+		pass "runner: sudo: --as-root refused (exit 2), the target never runs"
 	else
-		fail "runner: sudo --as-root" "target identity wrong" "$TMP/who.out"
+		fail "runner: sudo --as-root" "exit $rc, expected 2 and no run" "$TMP/who.out"
+	fi
+	# without sudo, root keeps root
+	env -u SUDO_UID -u SUDO_GID $UC --as-root "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
+	if grep -q "^uid=0 gid=0" "$TMP/who.out"; then
+		pass "runner: --as-root as root (no sudo) keeps root"
+	else
+		fail "runner: --as-root as root" "target identity wrong" "$TMP/who.out"
 	fi
 fi
 
