@@ -33,7 +33,7 @@ BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev libmicrohttpd-dev \
 	      libprotobuf-c-dev protobuf-c-compiler make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
-	      gnuplot-nox time dpkg-dev bc debuginfod prometheus \
+	      gnuplot-nox time dpkg-dev bc debuginfod prometheus sudo \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
 
 CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c) $(wildcard reports/*.c) \
@@ -145,7 +145,8 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 
 # Findings of a rule that is not a hazard kind, in every format: the
 # reports core with the check mode's kinds (checker/kinds/) registered.
-REPORT_SRCS := $(wildcard reports/*.c) $(wildcard checker/kinds/*.c) lib/opcode_names.c
+REPORT_SRCS := $(wildcard reports/*.c) $(wildcard checker/kinds/*.c) lib/opcode_names.c \
+	       lib/user_files.c lib/xalloc.c
 $(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
 		$(wildcard reports/*.h) $(wildcard checker/kinds/*.h) \
 		$(wildcard checker/kinds/*.def) | $(OUTPUT)/unit
