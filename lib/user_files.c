@@ -143,8 +143,8 @@ static const char *type_name(mode_t m)
 
 /*
  * Opens @path for @how, in the current identity. Returns the descriptor
- * or -1 with the reason in @why. Never blocks (O_NONBLOCK; cleared again
- * for writing), never truncates what is not a regular file.
+ * or -1 with the reason in @why. Never blocks (O_NONBLOCK, kept for
+ * writing), never truncates what is not a regular file.
  */
 static int checked_open(const char *path, enum how how, char *why, size_t len)
 {
@@ -158,12 +158,10 @@ static int checked_open(const char *path, enum how how, char *why, size_t len)
 	case H_DIR:	flags |= O_RDONLY | O_DIRECTORY; break;
 	}
 	fd = open(path, flags | O_NOFOLLOW, 0666);
-	if (fd < 0 && errno == ELOOP && how != H_CREATE) {
-		/* the last component is a symlink: follow it only if allowed */
-		if (lstat(path, &lst) || !S_ISLNK(lst.st_mode)) {
-			snprintf(why, len, "%s", strerror(ELOOP));
-			return -1;
-		}
+	/* The last component is a symlink (ELOOP; EACCES with O_CREAT in a
+	 * sticky directory): followed only if allowed. */
+	if (fd < 0 && (errno == ELOOP || errno == EACCES) && how != H_CREATE &&
+	    !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
 		if (!symlink_ok(path, &lst)) {
 			snprintf(why, len, "a symlink owned by another user (uid %u) in "
 				 "a sticky directory: not followed", (unsigned)lst.st_uid);
@@ -208,7 +206,8 @@ static int checked_open(const char *path, enum how how, char *why, size_t len)
 			close(fd);
 			return -1;
 		}
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		/* O_NONBLOCK stays: a write that would block waits in
+		 * out_write, where a termination signal ends the wait */
 		break;
 	case H_DIR:
 		break;
@@ -319,6 +318,14 @@ struct output {
 static struct output outs[MAX_OUTPUTS];
 static volatile sig_atomic_t nouts;
 
+static bool termination_pending(void)
+{
+	sigset_t p;
+
+	return !sigpending(&p) && (sigismember(&p, SIGINT) || sigismember(&p, SIGTERM) ||
+				   sigismember(&p, SIGHUP) || sigismember(&p, SIGQUIT));
+}
+
 static ssize_t out_write(void *cookie, const char *buf, size_t size)
 {
 	struct output *o = cookie;
@@ -332,9 +339,15 @@ static ssize_t out_write(void *cookie, const char *buf, size_t size)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN) {
+			/* a FIFO or terminal nobody reads: wait, but never past
+			 * a termination signal (blocked while the target runs,
+			 * so only seen pending) */
 			struct pollfd p = { .fd = o->fd, .events = POLLOUT };
 
-			poll(&p, 1, -1);
+			if (poll(&p, 1, 200) == 0 && termination_pending()) {
+				o->err = EINTR;
+				return -1;
+			}
 			continue;
 		}
 		if (w <= 0) {
@@ -452,11 +465,11 @@ FILE *uf_output_open(const char *option, const char *pattern, pid_t pid)
 	return o->f;
 }
 
-FILE *uf_output_stream(const char *pattern)
+FILE *uf_output_stream(const char *option, const char *pattern)
 {
 	for (int i = 0; i < nouts; i++)
-		if (outs[i].pattern == pattern ||
-		    (pattern && !strcmp(outs[i].pattern, pattern)))
+		if (!strcmp(outs[i].option, option) && !outs[i].closed &&
+		    (outs[i].pattern == pattern || !strcmp(outs[i].pattern, pattern)))
 			return outs[i].f;
 	return NULL;
 }
@@ -485,6 +498,15 @@ void uf_outputs_abandon(void)
 		remove_output(&outs[i]);
 }
 
+static const char *write_error(int err)
+{
+	if (err == EINTR)
+		return "nobody read it, and a termination signal came";
+	if (err == EPIPE)
+		return "its reader went away";
+	return strerror(err);
+}
+
 int uf_outputs_finish(bool complete)
 {
 	int ret = 0;
@@ -500,7 +522,7 @@ int uf_outputs_finish(bool complete)
 			bool gone = remove_output(o);
 
 			fprintf(stderr, "uringcheck: --%s=%s: cannot write: %s%s\n",
-				o->option, o->path, strerror(o->err),
+				o->option, o->path, write_error(o->err),
 				gone ? " (the incomplete file is removed)" :
 				o->regular ? " (the incomplete file is emptied)" : "");
 			ret = -1;
@@ -510,7 +532,7 @@ int uf_outputs_finish(bool complete)
 			o->err = errno;
 			o->fd = -1;
 			fprintf(stderr, "uringcheck: --%s=%s: cannot write: %s%s\n",
-				o->option, o->path, strerror(o->err),
+				o->option, o->path, write_error(o->err),
 				remove_output(o) ? " (the incomplete file is removed)" : "");
 			ret = -1;
 		}

@@ -60,9 +60,9 @@ int uf_realpath_dir(const char *path, char *out, size_t outlen, char *err,
 /* Opens the output @pattern (%p: @pid) for option @option ("log-file",
  * "json", ...). NULL with "uringcheck: --OPTION=PATH: reason" printed. */
 FILE *uf_output_open(const char *option, const char *pattern, pid_t pid);
-/* The stream opened for @pattern (the option's value, as given), for
- * the code that writes it; NULL if it was never opened. */
-FILE *uf_output_stream(const char *pattern);
+/* The stream opened for --@option=@pattern, for the code that writes
+ * it (and fcloses it); NULL if it was never opened. */
+FILE *uf_output_stream(const char *option, const char *pattern);
 /* After the run: every output still open is closed; one whose write or
  * close failed is named on stderr ("cannot write ...: No space left on
  * device") and removed. With @complete false (the run failed before its

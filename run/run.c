@@ -208,12 +208,12 @@ static void write_documents(struct uc_run *run, struct active *m, int nm)
 		if (m[i].ops->json_counters)
 			nc += m[i].ops->json_counters(m[i].state, c + nc, MAX_COUNTERS - nc);
 	/* the target's own status; ours follows from findings */
-	if (o->json && (f = uf_output_stream(o->json))) {
+	if (o->json && (f = uf_output_stream("json", o->json))) {
 		report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
 				  run->status, nc ? c : NULL, nc);
 		fclose(f);
 	}
-	if (o->sarif && (f = uf_output_stream(o->sarif))) {
+	if (o->sarif && (f = uf_output_stream("sarif", o->sarif))) {
 		report_write_sarif(run->rep, f, UC_VERSION);
 		fclose(f);
 	}

@@ -65,7 +65,7 @@ struct ev_export *ev_export_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	/* opened before the run, as the user (lib/user_files.h) */
-	x->f = uf_output_stream(path);
+	x->f = uf_output_stream("events", path);
 	if (!x->f)
 		x->f = uf_output_open("events", path, getpid());
 	if (!x->f) {

@@ -97,7 +97,7 @@ int pb_open(struct pb_stream *s, const char *path)
 	memset(s, 0, sizeof(*s));
 	s->names = calloc(1, sizeof(*s->names));
 	/* opened before the run, as the user (lib/user_files.h) */
-	s->f = uf_output_stream(path);
+	s->f = uf_output_stream("trace", path);
 	if (!s->f)
 		s->f = uf_output_open("trace", path, getpid());
 	if (!s->f || !s->names)
