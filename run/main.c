@@ -81,6 +81,7 @@ int main(int argc, char **argv)
 	int nmodes = 0, e;
 
 	kinds_register();	/* options, suppressions and reports name kinds */
+	runner_ignore_sigpipe();
 	options_defaults(&opt);
 	switch (options_parse(&opt, argc, argv)) {
 	case OPT_EXIT_OK:

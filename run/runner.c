@@ -64,6 +64,17 @@ void run_as_free(struct uc_run_as *ra)
 	memset(ra, 0, sizeof(*ra));
 }
 
+/* SIGPIPE as uringcheck was started with: the target gets it back. */
+static struct sigaction sigpipe_given;
+static bool sigpipe_saved;
+
+void runner_ignore_sigpipe(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigpipe_saved = !sigaction(SIGPIPE, &ign, &sigpipe_given);
+}
+
 static void child_fail(int fd, int err)
 {
 	ssize_t unused = write(fd, &err, sizeof(err));
@@ -101,6 +112,8 @@ static void child(int go_rd, int exec_wr, char **argv, const struct uc_run_as *r
 	 */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		child_fail(exec_wr, ECHILD);
+	if (sigpipe_saved)
+		sigaction(SIGPIPE, &sigpipe_given, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execvp(argv[0], argv);
 	child_fail(exec_wr, errno);

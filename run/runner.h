@@ -40,6 +40,9 @@ struct uc_target {
  * message if the sudo environment is inconsistent. */
 int run_as_from_env(struct uc_run_as *ra, bool keep_root);
 void run_as_free(struct uc_run_as *ra);
+/* An output whose reader went away is a write error (EPIPE, exit 70),
+ * not uringcheck's death; the target starts with SIGPIPE as given. */
+void runner_ignore_sigpipe(void);
 
 /* Forks the child, stopped before exec. Signals in @forwarded must be
  * blocked by the caller (they are unblocked in the child). */
