@@ -43,7 +43,8 @@ CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
-UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules
+UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
+		$(OUTPUT)/unit/test_suppressions
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -152,6 +153,14 @@ $(OUTPUT)/unit/test_report_rules: testsuite/unit/test_report_rules.c $(REPORT_SR
 		$(wildcard checker/kinds/*.def) | $(OUTPUT)/unit
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_report_rules.c $(REPORT_SRCS) \
+		-lseccomp -ljson-c
+
+# The suppression parser and matcher, timed and against a brute-force
+# matcher.
+$(OUTPUT)/unit/test_suppressions: testsuite/unit/test_suppressions.c $(REPORT_SRCS) \
+		$(wildcard reports/*.h) $(wildcard lib/*.h) | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_suppressions.c $(REPORT_SRCS) \
 		-lseccomp -ljson-c
 
 # Installs only what is missing; a no-op on a prepared machine.
