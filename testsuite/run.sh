@@ -24,6 +24,10 @@
 #             then all of them again, eight at a time (cases in parallel)
 #   runner    exit status, signals, missing target, options, sudo identity,
 #             unperturbed environment, parallel instances
+#   security  a real sudoers rule (what a user allowed only sudo
+#             uringcheck can do), symlinks in sticky directories, %p
+#             files, FIFOs, full devices, non-UTF-8 JSON, suppression
+#             files that would hang, signals (testsuite/security/tests.sh)
 #   loss      events lost under load (tiny buffer, stalled reader): no
 #             false error, real hazards still found
 #   examples  examples/*.c with their fixed twins
@@ -69,7 +73,23 @@ FAIL_KINDS=$(awk -F'\t' '$3 == "yes" { print $1 }' <<<"$KIND_LIST" | paste -sd,)
 # Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
 # to reap), and a wait until those earlier tests left have expired (1 s by
 # default), for tests about who loads and who joins.
-keepers_alive() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm"' | wc -l; }
+#
+# The suite signals only what it started: every process it starts carries
+# UC_TESTSUITE_TAG in its environment (a holder, a target), and ours()
+# lists the live processes named NAME that carry this run's tag. Other
+# users' uringcheck instances and holders, running meanwhile, are left
+# alone.
+export UC_TESTSUITE_TAG="uc-testsuite-$$-$RANDOM"
+ours() {
+	local p
+	for p in $(pgrep -x "$1"); do
+		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] && continue
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx "UC_TESTSUITE_TAG=$UC_TESTSUITE_TAG" && echo "$p"
+	done
+}
+kill_ours() { local p; for p in $(ours "$1"); do kill "-${2:-TERM}" "$p" 2>/dev/null; done; }
+keepers_alive() { ours uringcheck-warm | wc -l; }
 no_keepers() { for _ in $(seq 30); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.1; done; }
 
 # Reads key=value from a case's header line.
@@ -100,7 +120,7 @@ if want "load: CO-RE stand-in"; then
 		sleep 0.3
 		tags
 		wait
-		pkill -x uringcheck-warm
+		kill_ours uringcheck-warm
 		no_keepers
 	}
 	load_tags URINGCHECK_CORE_BTF=standin >"$TMP/core.standin"
@@ -458,7 +478,7 @@ if want "runner: shared"; then
 	crc=$?
 	private=$(grep -c 'BPF loaded in' "$TMP/sh.c.err")
 	kill -9 "$apid"; wait "$apid" 2>/dev/null
-	pkill -f "$BIN/rt_sleep 4" 2>/dev/null
+	kill_ours rt_sleep
 	wait "$bpid"; brc=$?
 	# A listed holder that is no uringcheck (here: this shell, with made-up
 	# descriptors) is not joined, and is dropped from the list.
@@ -525,13 +545,13 @@ if want "runner: keep-warm: back to back"; then
 	# run loads cold instead of joining.
 	n=0
 	for _ in 1 2 3 4 5 6 7 8; do
-		pkill -x uringcheck-warm 2>/dev/null
+		kill_ours uringcheck-warm
 		no_keepers
 		$UC --keep-warm=1 true
 		$UC -v --keep-warm=0 true 2>"$TMP/kwb.err"
 		grep -q 'joined the BPF programs' "$TMP/kwb.err" && n=$((n + 1))
 	done
-	pkill -x uringcheck-warm 2>/dev/null
+	kill_ours uringcheck-warm
 	no_keepers
 	if [ "$n" = 8 ]; then
 		pass "runner: keep-warm: back to back, the next run joins (8 of 8)"
@@ -544,11 +564,11 @@ if want "runner: keep-warm holder dies of a plain kill"; then
 	no_keepers
 	$UC --keep-warm=60 true
 	n1=$(keepers_alive)
-	pkill -x uringcheck-warm
+	kill_ours uringcheck-warm
 	for _ in $(seq 20); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.05; done
 	n2=$(keepers_alive)
 	if [ "$n1" = 1 ] && [ "$n2" = 0 ]; then pass "runner: keep-warm holder dies of a plain kill (SIGTERM)"
-	else fail "runner: keep-warm holder and SIGTERM" "holders before $n1, after $n2"; pkill -9 -x uringcheck-warm; fi
+	else fail "runner: keep-warm holder and SIGTERM" "holders before $n1, after $n2"; kill_ours uringcheck-warm KILL; fi
 fi
 
 if want "runner: overflow burst"; then
@@ -761,6 +781,9 @@ if want "suppressions: --gen-suppressions"; then
 		fail "suppressions: --gen-suppressions" "exit $rc" "$TMP/gen.supp"
 	fi
 fi
+
+# --- security: sudo, hostile paths, hangs, lost output (testsuite/security/tests.sh)
+. testsuite/security/tests.sh
 
 # --- JSON ---------------------------------------------------------------------------
 if want "json"; then
