@@ -133,7 +133,8 @@ void options_help(FILE *out)
 		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS).\n\n"
 		"Exit status: PROGRAM's status (128+N if it died of signal N);\n"
 		"--error-exitcode if an error kind was found; 127 if PROGRAM cannot\n"
-		"be run; 2 for a bad option; 70 if uringcheck itself failed.\n"
+		"be run; 2 for a bad option; 70 if uringcheck itself failed (an\n"
+		"output that cannot be opened or written included).\n"
 		"See uringcheck(1) and docs/.\n");
 }
 
