@@ -412,7 +412,7 @@ our_keepers() {
 	local p
 	for p in $(pgrep -x uringcheck-warm); do
 		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] && continue
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 			grep -qx "UC_TESTSUITE_TAG=$UC_TESTSUITE_TAG" && echo "$p"
 	done
 }

@@ -84,7 +84,7 @@ ours() {
 	local p
 	for p in $(pgrep -x "$1"); do
 		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] && continue
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 			grep -qx "UC_TESTSUITE_TAG=$UC_TESTSUITE_TAG" && echo "$p"
 	done
 }
@@ -112,13 +112,23 @@ if want "load: CO-RE stand-in"; then
 	# (load/core_btf.c). Loaded both ways, every program must come
 	# out the same: same name, same tag (a hash of the relocated
 	# instructions), for the checker's and the profile's objects.
-	tags() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^(uc|pf)_/ {print $4, $6}' | sort; }
+	# Only the programs this suite's processes hold (their descriptors'
+	# prog_id), not those of other instances running meanwhile.
+	tags() {
+		local p id
+		for p in "$@"; do
+			grep -h '^prog_id:' /proc/"$p"/fdinfo/* 2>/dev/null | awk '{ print $2 }'
+		done | sort -u | while read -r id; do
+			bpftool prog show id "$id" 2>/dev/null |
+				awk '$3 == "name" && $4 ~ /^(uc|pf)_/ {print $4, $6}'
+		done | sort
+	}
 	load_tags() {	# loads fresh, keeps them 3 s, lists them, ends the holder
 		no_keepers
 		env "$@" $UC --keep-warm=3 true
 		env "$@" $UC --profile --keep-warm=0 sleep 0.5 2>/dev/null &
 		sleep 0.3
-		tags
+		tags $! $(ours uringcheck-warm)
 		wait
 		kill_ours uringcheck-warm
 		no_keepers
