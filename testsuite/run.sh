@@ -73,6 +73,13 @@ FAIL_KINDS=$(awk -F'\t' '$3 == "yes" { print $1 }' <<<"$KIND_LIST" | paste -sd,)
 # Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
 # to reap), and a wait until those earlier tests left have expired (1 s by
 # default), for tests about who loads and who joins.
+# The BPF programs processes hold (their descriptors' prog_id, a link's
+# included), sorted as text: given PIDs, or every live process.
+held_ids() {
+	local fdinfo=(/proc/[0-9]*/fdinfo/*)
+	[ $# -gt 0 ] && fdinfo=($(printf '/proc/%s/fdinfo/* ' "$@"))
+	grep -h '^prog_id:' "${fdinfo[@]}" 2>/dev/null | awk '{ print $2 }' | sort -u
+}
 #
 # The suite signals only what it started: every process it starts carries
 # UC_TESTSUITE_TAG in its environment (a holder, a target), and ours()
@@ -468,13 +475,14 @@ if want "runner: shared"; then
 	# instance joins the first's, judges only its own program, goes on
 	# when the first is killed outright (SIGKILL: no cleanup of its own),
 	# and once the last instance is gone no uringcheck program is left.
-	# Programs loaded by these instances (not another build's, running
-	# meanwhile): every uc_submit program not there before.
+	# Programs these instances left: every uc_submit program not there
+	# before that no live process holds (another user's instances, running
+	# meanwhile, hold theirs).
 	prog_ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ { sub(":", "", $1); print $1 }' | sort; }
 	# (No holder left behind by earlier tests or by these: A must load.)
 	no_keepers
 	ids_before=$(prog_ids)
-	uc_progs() { comm -13 <(echo "$ids_before") <(prog_ids) | grep -c .; }
+	uc_progs() { comm -13 <(echo "$ids_before") <(prog_ids) | comm -23 - <(held_ids) | grep -c .; }
 	$UC -v --keep-warm=0 -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
 	apid=$!
 	for _ in $(seq 50); do grep -q "^$apid " /run/uringcheck/*.holders 2>/dev/null && break; sleep 0.1; done
@@ -524,14 +532,14 @@ if want "runner: keep-warm"; then
 	# run joins its programs (loads nothing), the holder keeps no pipe
 	# open (a harness reading the output is not held up), and when its
 	# time is up it is gone and so are the programs it held.
-	# Every program of the set: both halves of a cold load (checker/cold_load.c).
-	ids() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^uc_/ {sub(":", "", $1); print $1}' | sort; }
+	# Every program of the set: both halves of a cold load
+	# (checker/cold_load.c), as this suite's holder holds them (not another
+	# user's instances').
 	no_keepers
-	before=$(ids)
 	start=$(date +%s%N)
 	$UC --keep-warm=2 true | cat
 	piped_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	mine=$(comm -13 <(echo "$before") <(ids))
+	mine=$(held_ids $(ours uringcheck-warm) | tr '\n' ' ')
 	$UC -v --keep-warm=0 true 2>"$TMP/kw.err"
 	joined=$(grep -c 'joined the BPF programs' "$TMP/kw.err")
 	keepers=$(keepers_alive)
