@@ -215,6 +215,32 @@ static int checked_open(const char *path, enum how how, char *why, size_t len)
 	return fd;
 }
 
+/*
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor
+ * uringcheck was given, duplicated (reopening it through /proc would
+ * need root's rights under sudo, and would truncate a file the shell
+ * redirected to). -1 if @path names none of them.
+ */
+static int given_fd(const char *path)
+{
+	const char *n = NULL;
+	char *end;
+	long v;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	if (!n || !*n)
+		return -1;
+	v = strtol(n, &end, 10);
+	return *end || v < 0 || v > 1 << 20 ? -1 : (int)v;
+}
+
 /* checked_open as the invoking user. */
 static int user_open(const char *path, enum how how, char *why, size_t len)
 {
@@ -416,6 +442,7 @@ static void note_location(struct output *o)
 
 FILE *uf_output_open(const char *option, const char *pattern, pid_t pid)
 {
+	int given;
 	struct output *o;
 	char why[256];
 	bool has_pid;
@@ -434,7 +461,18 @@ FILE *uf_output_open(const char *option, const char *pattern, pid_t pid)
 		free(path);
 		return NULL;
 	}
-	fd = user_open(path, has_pid ? H_CREATE : H_WRITE, why, sizeof(why));
+	given = has_pid ? -1 : given_fd(path);
+	if (given >= 0) {
+		int fl = fcntl(given, F_GETFL);
+
+		fd = fl < 0 || (fl & O_ACCMODE) == O_RDONLY ? -1 :
+		     fcntl(given, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			snprintf(why, sizeof(why), "descriptor %d is not open for writing",
+				 given);
+	} else {
+		fd = user_open(path, has_pid ? H_CREATE : H_WRITE, why, sizeof(why));
+	}
 	if (fd < 0) {
 		fprintf(stderr, "uringcheck: --%s=%s: %s\n", option, path, why);
 		free(path);
@@ -444,7 +482,8 @@ FILE *uf_output_open(const char *option, const char *pattern, pid_t pid)
 	*o = (struct output){ .option = option, .pattern = pattern, .path = path,
 			      .fd = fd, .dirfd = -1 };
 	if (!fstat(fd, &st)) {
-		o->regular = S_ISREG(st.st_mode);
+		/* a given descriptor's file is the caller's: never removed */
+		o->regular = S_ISREG(st.st_mode) && given < 0;
 		o->dev = st.st_dev;
 		o->ino = st.st_ino;
 	}

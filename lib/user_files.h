@@ -17,9 +17,10 @@
  * Outputs (uf_output_open) are opened before the target runs, %p
  * expanded to the PID (a file named with %p is created, never reused:
  * O_EXCL). A regular file is truncated only once it is known to be one;
- * a character device (/dev/stdout, /dev/null) or a FIFO with a reader is
+ * a character device (/dev/null, a terminal) or a FIFO with a reader is
  * written as it is; a FIFO without a reader, a directory, a block device
- * are errors. A write error (ENOSPC, EIO) is kept with its errno, and
+ * are errors. /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N
+ * are the descriptors uringcheck was given, duplicated, not reopened. A write error (ENOSPC, EIO) is kept with its errno, and
  * uf_outputs_finish names the file and removes it: no output that could
  * not be written whole is left behind (removed only if it is a regular
  * file the invoking user owns and still has the name it was opened by).

@@ -11,7 +11,8 @@
 #                      /etc/uringcheck.conf's allow-as-root, and a
 #                      writable one ignored
 #   security: outputs  another user's symlink in a sticky directory is
-#                      not followed; %p files are new ones; directories,
+#                      not followed; %p files are new ones; /dev/stdout
+#                      and /dev/fd/N are the descriptors given; directories,
 #                      FIFOs without a reader and over-long paths are
 #                      errors before the target runs (exit 70)
 #   security: write    /dev/full and a full tmpfs: exit 70, the file named,
@@ -239,6 +240,19 @@ if want "security: outputs: FIFO"; then
 		pass "security: outputs: FIFO without a reader: an error, not a hang (exit 70)"
 	else
 		fail "security: outputs: FIFO" "exit $rc" "$SEC/err"
+	fi
+fi
+if want "security: outputs: /dev/stdout"; then
+	# the descriptors uringcheck was given, as they are, under sudo too
+	# (reopening them through /proc would need root's rights)
+	SUDO_UID=65534 SUDO_GID=65534 $UC --keep-warm=0 --log-file=/dev/stdout \
+		--json=/dev/fd/3 "$BIN/inj_read_read" >"$SEC/stdout.log" 2>"$SEC/err" 3>"$SEC/fd3.json"
+	rc=$?
+	if [ "$rc" = 66 ] && grep -q 'ERROR: uringcheck: overlap' "$SEC/stdout.log" &&
+	   python3 -m json.tool "$SEC/fd3.json" >/dev/null 2>&1; then
+		pass "security: outputs: /dev/stdout and /dev/fd/N are the descriptors given, under sudo too"
+	else
+		fail "security: outputs: /dev/stdout" "exit $rc" "$SEC/err"
 	fi
 fi
 sec_status "outputs: /dev/null (a character device) is an output" 66 \
