@@ -133,8 +133,9 @@ if want "load: CO-RE stand-in"; then
 	load_tags() {	# loads fresh, keeps them 3 s, lists them, ends the holder
 		no_keepers
 		env "$@" $UC --keep-warm=3 true
-		env "$@" $UC --profile --keep-warm=0 sleep 0.5 2>/dev/null &
-		sleep 0.3
+		env "$@" $UC --profile --keep-warm=0 sleep 3 2>/dev/null &
+		# until the profile's programs are loaded (slow on a busy machine)
+		for _ in $(seq 50); do tags $! | grep -q '^pf_' && break; sleep 0.1; done
 		tags $! $(ours uringcheck-warm)
 		wait
 		kill_ours uringcheck-warm
