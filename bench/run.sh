@@ -403,12 +403,24 @@ run_fio() {			# WORKLOAD MODE ROUND
 
 # (e) ------------------------------------------------------------------------
 us_now() { local t=$EPOCHREALTIME; echo "${t/./}"; }
-# Ends the --keep-warm holders and waits until they are gone (a dying one
-# can still be joined; a zombie holds nothing).
+# Ends the --keep-warm holders this run started (their environment carries
+# its UC_TESTSUITE_TAG; another user's are never signalled) and waits
+# until they are gone (a dying one can still be joined; a zombie holds
+# nothing).
+export UC_TESTSUITE_TAG=${UC_TESTSUITE_TAG:-uc-bench-$$-$RANDOM}
+our_keepers() {
+	local p
+	for p in $(pgrep -x uringcheck-warm); do
+		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] && continue
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+			grep -qx "UC_TESTSUITE_TAG=$UC_TESTSUITE_TAG" && echo "$p"
+	done
+}
 no_keepers() {
-	pkill -x uringcheck-warm 2>/dev/null
+	local p
+	for p in $(our_keepers); do kill "$p" 2>/dev/null; done
 	for _ in $(seq 50); do
-		ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm" { f = 1 } END { exit !f }' || return 0
+		[ -z "$(our_keepers)" ] && return 0
 		sleep 0.02
 	done
 }

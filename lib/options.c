@@ -140,7 +140,8 @@ void options_help(FILE *out)
 		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS).\n\n"
 		"Exit status: PROGRAM's status (128+N if it died of signal N);\n"
 		"--error-exitcode if an error kind was found; 127 if PROGRAM cannot\n"
-		"be run; 2 for a bad option; 70 if uringcheck itself failed.\n"
+		"be run; 2 for a bad option; 70 if uringcheck itself failed (an\n"
+		"output that cannot be opened or written included).\n"
 		"See uringcheck(1) and docs/.\n");
 }
 
@@ -453,7 +454,7 @@ static enum opt_result check(struct uc_options *o)
  * URINGCHECK_OPTIONS as option words: split on blanks; a word that is not
  * an option ("name=value:name2=value2", the ASAN_OPTIONS form) becomes
  * one "--name=value" word per ':'-separated item, '_' read as '-'. The
- * strings live until exit.
+ * words live until options_free.
  */
 static int env_words(const char *env, char ***out)
 {
@@ -467,7 +468,7 @@ static int env_words(const char *env, char ***out)
 
 		if (tok[0] == '-') {
 			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = tok;
+			v[n++] = xstrdup(tok);
 			continue;
 		}
 		for (item = strtok_r(tok, ":", &isave); item;
@@ -482,8 +483,18 @@ static int env_words(const char *env, char ***out)
 			v[n++] = w;
 		}
 	}
+	free(copy);
 	*out = v;
 	return n;
+}
+
+void options_free(struct uc_options *o)
+{
+	for (int i = 0; i < o->env_n; i++)
+		free(o->env_v[i]);
+	free(o->env_v);
+	o->env_v = NULL;
+	o->env_n = 0;
 }
 
 enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
@@ -495,6 +506,9 @@ enum opt_result options_parse(struct uc_options *o, int argc, char **argv)
 	if (env && *env) {
 		char **v = NULL;
 		int n = env_words(env, &v), used;
+
+		o->env_v = v;	/* the options point into them: kept until options_free */
+		o->env_n = n;
 
 		used = parse_args(o, n, v, "URINGCHECK_OPTIONS: ", &early);
 		if (used < 0)

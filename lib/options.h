@@ -23,6 +23,8 @@ struct uc_options {
 	unsigned int fail_mask;		/* parsed fail_on */
 	unsigned int hazard_mask;	/* parsed hazards */
 	char **target_argv;		/* NULL-terminated */
+	char **env_v;			/* URINGCHECK_OPTIONS' words, owned */
+	int env_n;
 };
 
 enum opt_result {
@@ -38,5 +40,8 @@ void options_defaults(struct uc_options *o);
  */
 enum opt_result options_parse(struct uc_options *o, int argc, char **argv);
 void options_help(FILE *out);
+/* Frees what options_parse allocated (the option values given in
+ * URINGCHECK_OPTIONS point into it). */
+void options_free(struct uc_options *o);
 
 #endif

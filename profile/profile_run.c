@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
-#include "log_file.h"
 #include "options.h"
 #include "profile_report.h"
 #include "runner.h"

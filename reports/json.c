@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 json_object *uc_json_hex(uint64_t v)
 {
@@ -58,11 +59,69 @@ void uc_json_list_free(struct uc_json_list *l)
 	l->n = 0;
 }
 
+/* The length of the well-formed UTF-8 sequence at @s (RFC 3629: no
+ * overlong forms, no surrogates, at most U+10FFFF), 0 if there is none. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	unsigned int c = s[0], n, min, cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (unsigned int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * json-c writes a string's bytes as they are, so a program name or a path
+ * that is not UTF-8 would make the document invalid (RFC 8259). Those
+ * bytes can only be inside strings (the rest is ASCII): each byte that is
+ * not part of a well-formed UTF-8 sequence is written as \u00XX, its
+ * Latin-1 value (docs/json.md). json-c never writes \u0080-\u00ff for a
+ * valid character, so these escapes mark the raw bytes unambiguously.
+ */
+static void write_utf8_clean(FILE *out, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text, *run = s;
+	size_t left = strlen(text);
+
+	while (left) {
+		size_t n = utf8_len(s, left);
+
+		if (n) {
+			s += n;
+			left -= n;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(s - run), out);
+		fprintf(out, "\\u%04x", *s);
+		s++;
+		left--;
+		run = s;
+	}
+	fwrite(run, 1, (size_t)(s - run), out);
+}
+
 void uc_json_write(FILE *out, json_object *doc)
 {
 	/* Pretty: a person can read it and grep a field; no "\/" in paths. */
-	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	write_utf8_clean(out, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
 	fputc('\n', out);
 	json_object_put(doc);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "user_files.h"
+#include "xalloc.h"
 
 enum pat_kind { PAT_FUN, PAT_SRC, PAT_OBJ, PAT_ANY };
 
@@ -36,104 +38,207 @@ static char *trim(char *p)
 	return p;
 }
 
-static int bad(const char *path, int line, const char *why, const char *what)
+/* Errors name the file and line, never the line's text (the file may
+ * hold more than suppressions). */
+static int bad(const char *path, int line, const char *why)
 {
-	fprintf(stderr, "uringcheck: %s:%d: %s%s%s%s\n", path, line, why,
-		what ? " '" : "", what ? what : "", what ? "'" : "");
+	fprintf(stderr, "uringcheck: %s:%d: %s\n", path, line, why);
+	return -1;
+}
+
+/* A glob fnmatch(3) takes as meant: every '[' closed by a ']', no
+ * trailing '\'. (An unclosed '[' would only ever match itself.) */
+static bool glob_ok(const char *g)
+{
+	for (const char *c = g; *c; c++) {
+		if (*c == '\\') {
+			if (!*++c)
+				return false;
+		} else if (*c == '[') {
+			c++;
+			if (*c == '!' || *c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			for (;; c++) {
+				if (!*c)
+					return false;
+				if (*c == ']')
+					break;
+				if (*c == '\\' && c[1]) {
+					c++;
+				} else if (*c == '[' && (c[1] == ':' || c[1] == '.' || c[1] == '=')) {
+					char end = c[1];
+					const char *close = c + 2;
+
+					while (*close && !(close[0] == end && close[1] == ']'))
+						close++;
+					if (!*close)
+						return false;
+					c = close + 1;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+/* A kind as typed, if it is short and plain enough to be repeated. */
+static bool plain_word(const char *w)
+{
+	size_t n = strlen(w);
+
+	if (n == 0 || n > 64)
+		return false;
+	for (; *w; w++)
+		if (!isalnum((unsigned char)*w) && *w != '-' && *w != '_')
+			return false;
+	return true;
+}
+
+static void supp_entry_free(struct uc_supp *e)
+{
+	for (int k = 0; k < e->npats; k++)
+		free(e->pats[k].glob);
+	free(e->pats);
+	free(e->name);
+	free(e->kind);
+	free(e->where);
+	memset(e, 0, sizeof(*e));
+}
+
+static int parse(struct uc_suppressions *s, const char *path, char *text, size_t len)
+{
+	struct uc_supp cur = { 0 };
+	int line = 0, state = 0, start = 0;	/* 0 outside, 1 name, 2 kind, 3 frames */
+	char *next;
+
+	for (char *l = text; l < text + len; l = next) {
+		char *nl = memchr(l, '\n', (size_t)(text + len - l)), *p;
+
+		next = nl ? nl + 1 : text + len;
+		if (nl)
+			*nl = 0;
+		line++;
+		if (strlen(l) != (size_t)((nl ? nl : text + len) - l)) {
+			bad(path, line, "a NUL byte: not a suppressions file");
+			goto fail;
+		}
+		p = trim(l);
+		if (!*p || *p == '#')
+			continue;
+		if (state == 0) {
+			if (strcmp(p, "{")) {
+				bad(path, line, "expected '{' to start a suppression");
+				goto fail;
+			}
+			start = line;
+			state = 1;
+		} else if (!strcmp(p, "}")) {
+			char where[64];
+
+			if (state < 3) {
+				bad(path, line, "suppression needs a name and a "
+				    "'uringcheck:KIND' line");
+				goto fail;
+			}
+			snprintf(where, sizeof(where), ":%d", start);
+			cur.where = xmalloc(strlen(path) + strlen(where) + 1);
+			strcpy(cur.where, path);
+			strcat(cur.where, where);
+			s->list = xrealloc(s->list, (s->n + 1) * sizeof(*s->list));
+			s->list[s->n++] = cur;
+			memset(&cur, 0, sizeof(cur));
+			state = 0;
+		} else if (state == 1) {
+			if (!strcmp(p, "{")) {
+				bad(path, line, "'{' inside a suppression (a '}' missing?)");
+				goto fail;
+			}
+			cur.name = xstrdup(p);
+			state = 2;
+		} else if (state == 2) {
+			int kind;
+
+			if (strncmp(p, "uringcheck:", 11)) {
+				bad(path, line, "expected 'uringcheck:KIND'");
+				goto fail;
+			}
+			kind = uc_kind_lookup(p + 11);
+			if (kind < 0) {
+				if (plain_word(p + 11))
+					fprintf(stderr, "uringcheck: %s:%d: unknown kind '%s'; "
+						"valid kinds:", path, line, p + 11);
+				else
+					fprintf(stderr, "uringcheck: %s:%d: unknown kind; "
+						"valid kinds:", path, line);
+				uc_kinds_print(stderr);
+				fputc('\n', stderr);
+				goto fail;
+			}
+			cur.kind = xstrdup(uc_kind_name(kind));
+			state = 3;
+		} else {
+			struct pattern pt = { PAT_ANY, NULL };
+
+			if (!strcmp(p, "{")) {
+				bad(path, line, "'{' inside a suppression (a '}' missing?)");
+				goto fail;
+			} else if (!strncmp(p, "fun:", 4)) {
+				pt.kind = PAT_FUN;
+			} else if (!strncmp(p, "src:", 4)) {
+				pt.kind = PAT_SRC;
+			} else if (!strncmp(p, "obj:", 4)) {
+				pt.kind = PAT_OBJ;
+			} else if (strcmp(p, "...")) {
+				bad(path, line, "expected fun:, src:, obj: or ...");
+				goto fail;
+			}
+			if (pt.kind != PAT_ANY) {
+				char *g = trim(p + 4);
+
+				if (!*g || !glob_ok(g)) {
+					bad(path, line, !*g ? "an empty pattern" :
+					    "not a valid glob (an unclosed '[' or a "
+					    "trailing '\\')");
+					goto fail;
+				}
+				pt.glob = xstrdup(g);
+			}
+			cur.pats = xrealloc(cur.pats, (cur.npats + 1) * sizeof(*cur.pats));
+			cur.pats[cur.npats++] = pt;
+		}
+	}
+	if (state) {
+		bad(path, line, "unterminated suppression (missing '}')");
+		goto fail;
+	}
+	return 0;
+fail:
+	supp_entry_free(&cur);
 	return -1;
 }
 
 int supp_load(struct uc_suppressions *s, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char buf[1024], where[600];
-	struct uc_supp cur = { 0 };
-	int line = 0, state = 0, start = 0;	/* 0 outside, 1 name, 2 kind, 3 frames */
+	char err[256];
+	size_t len;
+	char *text = uf_read(path, UF_READ_MAX, &len, err, sizeof(err));
+	int r;
 
-	if (!f) {
-		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %m\n", path);
+	if (!text) {
+		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %s\n", path, err);
 		return -1;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		char *p = trim(buf);
-
-		line++;
-		if (!*p || *p == '#')
-			continue;
-		if (state == 0) {
-			if (strcmp(p, "{")) {
-				fclose(f);
-				return bad(path, line, "expected '{' to start a suppression, got", p);
-			}
-			memset(&cur, 0, sizeof(cur));
-			start = line;
-			state = 1;
-		} else if (!strcmp(p, "}")) {
-			if (state < 3 || (state == 3 && !cur.kind)) {
-				fclose(f);
-				return bad(path, line, "suppression needs a name and a "
-					   "'uringcheck:KIND' line", NULL);
-			}
-			snprintf(where, sizeof(where), "%s:%d", path, start);
-			cur.where = strdup(where);
-			s->list = realloc(s->list, (s->n + 1) * sizeof(*s->list));
-			s->list[s->n++] = cur;
-			state = 0;
-		} else if (state == 1) {
-			cur.name = strdup(p);
-			state = 2;
-		} else if (state == 2) {
-			if (strncmp(p, "uringcheck:", 11)) {
-				fclose(f);
-				return bad(path, line, "expected 'uringcheck:KIND', got", p);
-			}
-			int kind = uc_kind_lookup(p + 11);
-
-			if (kind < 0) {
-				fprintf(stderr, "uringcheck: %s:%d: unknown kind '%s'; valid "
-					"kinds:", path, line, p + 11);
-				uc_kinds_print(stderr);
-				fputc('\n', stderr);
-				fclose(f);
-				return -1;
-			}
-			cur.kind = strdup(uc_kind_name(kind));
-			state = 3;
-		} else {
-			struct pattern pt;
-
-			if (!strcmp(p, "..."))
-				pt = (struct pattern){ PAT_ANY, NULL };
-			else if (!strncmp(p, "fun:", 4))
-				pt = (struct pattern){ PAT_FUN, strdup(trim(p + 4)) };
-			else if (!strncmp(p, "src:", 4))
-				pt = (struct pattern){ PAT_SRC, strdup(trim(p + 4)) };
-			else if (!strncmp(p, "obj:", 4))
-				pt = (struct pattern){ PAT_OBJ, strdup(trim(p + 4)) };
-			else {
-				fclose(f);
-				return bad(path, line, "expected fun:, src:, obj: or ..., got", p);
-			}
-			cur.pats = realloc(cur.pats, (cur.npats + 1) * sizeof(*cur.pats));
-			cur.pats[cur.npats++] = pt;
-		}
-	}
-	fclose(f);
-	if (state)
-		return bad(path, line, "unterminated suppression (missing '}')", NULL);
-	return 0;
+	r = parse(s, path, text, len);
+	free(text);
+	return r;
 }
 
 void supp_free(struct uc_suppressions *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		for (int k = 0; k < s->list[i].npats; k++)
-			free(s->list[i].pats[k].glob);
-		free(s->list[i].pats);
-		free(s->list[i].name);
-		free(s->list[i].kind);
-		free(s->list[i].where);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		supp_entry_free(&s->list[i]);
 	free(s->list);
 	s->list = NULL;
 	s->n = 0;
@@ -147,20 +252,48 @@ static bool frame_ok(const struct pattern *p, const struct uc_supp_frame *f)
 	return v && !fnmatch(p->glob, v, 0);
 }
 
-/* Patterns [pi..) against frames [fi..): "..." matches any run. */
-static bool match_from(const struct pattern *p, int np, int pi,
-		       const struct uc_supp_frame *f, int nf, int fi)
+/*
+ * Whether the patterns match a prefix of the frames, "..." matching any
+ * run of frames (none included). Dynamic programming over (pattern,
+ * frame) pairs, one row per pattern from the last: ok[fi] is whether
+ * patterns pi.. match frames fi..; O(patterns x frames) glob matches,
+ * however many "..." follow each other.
+ */
+static bool match(const struct pattern *p, int np, const struct uc_supp_frame *f, int nf)
 {
-	if (pi == np)
-		return true;	/* a prefix of the stack is enough */
-	if (p[pi].kind == PAT_ANY) {
-		for (int k = fi; k <= nf; k++)
-			if (match_from(p, np, pi + 1, f, nf, k))
-				return true;
-		return false;
+	bool small[2][64], *next, *cur, *t, r;
+
+	if (nf < 0)
+		nf = 0;
+	if (nf < 64) {
+		next = small[0];
+		cur = small[1];
+	} else {
+		next = xcalloc((size_t)nf + 1, sizeof(bool));
+		cur = xcalloc((size_t)nf + 1, sizeof(bool));
 	}
-	return fi < nf && frame_ok(&p[pi], &f[fi]) &&
-	       match_from(p, np, pi + 1, f, nf, fi + 1);
+	for (int fi = 0; fi <= nf; fi++)
+		next[fi] = true;	/* no patterns left: a prefix is enough */
+	for (int pi = np - 1; pi >= 0; pi--) {
+		if (p[pi].kind == PAT_ANY) {
+			cur[nf] = next[nf];
+			for (int fi = nf - 1; fi >= 0; fi--)
+				cur[fi] = next[fi] || cur[fi + 1];
+		} else {
+			cur[nf] = false;
+			for (int fi = nf - 1; fi >= 0; fi--)
+				cur[fi] = next[fi + 1] && frame_ok(&p[pi], &f[fi]);
+		}
+		t = next;
+		next = cur;
+		cur = t;
+	}
+	r = next[0];
+	if (nf >= 64) {
+		free(next);
+		free(cur);
+	}
+	return r;
 }
 
 int supp_match(struct uc_suppressions *s, const char *kind_name,
@@ -171,7 +304,7 @@ int supp_match(struct uc_suppressions *s, const char *kind_name,
 
 		if (strcmp(e->kind, kind_name))
 			continue;
-		if (match_from(e->pats, e->npats, 0, frames, n, 0)) {
+		if (match(e->pats, e->npats, frames, n)) {
 			e->hits++;
 			return (int)i;
 		}

@@ -20,8 +20,10 @@
 #include "exit_codes.h"
 #include "options.h"
 #include "mode.h"
+#include "policy.h"
 #include "run.h"
 #include "runner.h"
+#include "user_files.h"
 #include "kinds/kinds.h"
 
 static bool has_bpf_caps(void)
@@ -79,11 +81,14 @@ int main(int argc, char **argv)
 	int nmodes = 0, e;
 
 	kinds_register();	/* options, suppressions and reports name kinds */
+	runner_ignore_sigpipe();
 	options_defaults(&opt);
 	switch (options_parse(&opt, argc, argv)) {
 	case OPT_EXIT_OK:
+		options_free(&opt);
 		return 0;
 	case OPT_EXIT_USAGE:
+		options_free(&opt);
 		return UC_EXIT_USAGE;
 	case OPT_RUN:
 		break;
@@ -93,15 +98,29 @@ int main(int argc, char **argv)
 	if (e) {
 		fprintf(stderr, "uringcheck: cannot run '%s': %s\n",
 			opt.target_argv[0], strerror(e));
+		options_free(&opt);
 		return UC_EXIT_NOT_FOUND;
 	}
 	if (!has_bpf_caps()) {
 		fprintf(stderr, "uringcheck: needs root (CAP_BPF and CAP_PERFMON, or "
 			"CAP_SYS_ADMIN) to load its BPF programs: run it with sudo\n");
+		options_free(&opt);
 		return UC_EXIT_TOOL_ERROR;
 	}
-	if (run_as_from_env(&run_as, opt.as_root))
+	if (run_as_from_env(&run_as, opt.as_root)) {
+		options_free(&opt);
 		return UC_EXIT_USAGE;
+	}
+	e = policy_check(&opt, &run_as);
+	if (e) {
+		run_as_free(&run_as);
+		options_free(&opt);
+		return e;
+	}
+	/* From here on, the user's files are opened as the user. */
+	uf_set_user(&(struct uc_user){ .sudo = run_as.sudo, .uid = run_as.uid,
+				       .gid = run_as.gid, .groups = run_as.groups,
+				       .ngroups = run_as.ngroups });
 
 	/* The modes, in the order they report: the checker's findings first,
 	 * the profile (whose doctor is told of them), the trace last. */
@@ -111,5 +130,8 @@ int main(int argc, char **argv)
 		modes[nmodes++] = &profile_mode_ops;
 	if (opt.trace || opt.events)
 		modes[nmodes++] = &trace_mode_ops;
-	return run(&opt, modes, nmodes, exe, &run_as);
+	e = run(&opt, modes, nmodes, exe, &run_as);
+	run_as_free(&run_as);
+	options_free(&opt);
+	return e;
 }

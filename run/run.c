@@ -3,14 +3,21 @@
  * The one run loop, whatever the modes (lib/mode.h):
  *
  *   the report set up (suppressions read) -> the target spawned, blocked
- *   (or the -p process opened) -> the log opened -> each mode begins
- *   (loads its BPF side through load/: one kernel probe and one parse
- *   of the kernel's BTF for all, freed once all have begun) and follows
- *   the target -> the target released -> the loop: wait on the
- *   modes' descriptors, the signals and the target's exit; tick and drain
- *   each mode -> the target reaped -> each mode finishes and reports ->
- *   the summary -> each mode's footer -> --json, --sarif -> the exit
- *   status.
+ *   (or the -p process opened) -> every output opened (--log-file,
+ *   --json, --sarif, --trace, --events: a bad path ends the run here,
+ *   exit 70) -> each mode begins (loads its BPF side through load/: one
+ *   kernel probe and one parse of the kernel's BTF for all, freed once
+ *   all have begun) and follows the target -> the target released -> the
+ *   loop: wait on the modes' descriptors, the signals and the target's
+ *   exit; tick and drain each mode -> the target reaped -> each mode
+ *   finishes and reports -> the summary -> each mode's footer -> --json,
+ *   --sarif -> the outputs closed (a write error: exit 70, the file
+ *   removed) -> the exit status.
+ *
+ * Signals: the forwarded ones are blocked from the spawn on and read
+ * from a signalfd by the loop. Once the target is gone, a termination
+ * signal ends uringcheck at once (the unfinished outputs removed), however
+ * long the reports take.
  */
 #define _GNU_SOURCE
 #include "run.h"
@@ -27,16 +34,18 @@
 
 #include "exit_codes.h"
 #include "load.h"
-#include "log_file.h"
 #include "mode.h"
 #include "options.h"
 #include "runner.h"
+#include "user_files.h"
 #include "version.h"
 #include "../reports/pid_lines.h"
 #include "../reports/report.h"
 
 /* Signals a user or a harness sends to stop or poke a test: forwarded. */
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+/* Of those, the ones that end uringcheck once the target is gone. */
+static const int terminating[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 #define MAX_COUNTERS 64
 
@@ -67,9 +76,12 @@ static int report_setup(struct uc_report *rep, const struct uc_options *o, bool 
 	rep->mode = !o->profile ? "check" : checking ? "check+profile" : "profile";
 	rep->attached = o->all ? 2 : o->pid ? 1 : 0;
 	if (o->srcroot || o->sarif) {
-		if (!realpath(o->srcroot ? o->srcroot : ".", root)) {
+		char err[256];
+
+		if (uf_realpath_dir(o->srcroot ? o->srcroot : ".", root, sizeof(root),
+				    err, sizeof(err))) {
 			fprintf(stderr, "uringcheck: --srcroot=%s: %s\n",
-				o->srcroot ? o->srcroot : ".", strerror(errno));
+				o->srcroot ? o->srcroot : ".", err);
 			return -1;
 		}
 		rep->srcroot = root;
@@ -167,36 +179,77 @@ static void name_run(struct uc_run *run)
 			 run->checking ? ", with --check" : "");
 }
 
-/* --json and --sarif, once every mode has reported. -1 if one could not
- * be written. */
-static int write_documents(struct uc_run *run, struct active *m, int nm)
+/* Every output, before the target runs: a path that cannot be written
+ * ends the run now, not after it (exit 70). The trace mode finds its
+ * streams by their option's value (uf_output_stream). */
+static int open_outputs(const struct uc_options *o, pid_t pid, FILE **log)
+{
+	if (o->log_file && !(*log = uf_output_open("log-file", o->log_file, pid)))
+		return -1;
+	if (o->json && !uf_output_open("json", o->json, pid))
+		return -1;
+	if (o->sarif && !uf_output_open("sarif", o->sarif, pid))
+		return -1;
+	if (o->trace && !uf_output_open("trace", o->trace, pid))
+		return -1;
+	if (o->events && !uf_output_open("events", o->events, pid))
+		return -1;
+	return 0;
+}
+
+/* --json and --sarif, once every mode has reported, into the streams
+ * opened before the run; their write errors are told when the outputs
+ * are closed (uf_outputs_finish). */
+static void write_documents(struct uc_run *run, struct active *m, int nm)
 {
 	const struct uc_options *o = run->opt;
 	struct uc_json_counter c[MAX_COUNTERS];
-	int nc = 0, err = 0;
+	int nc = 0;
 	FILE *f;
 
 	for (int i = 0; i < nm; i++)
 		if (m[i].ops->json_counters)
 			nc += m[i].ops->json_counters(m[i].state, c + nc, MAX_COUNTERS - nc);
-	if (o->json) {	/* the target's own status; ours follows from findings */
-		if ((f = open_log(o->json, run->pid ? run->pid : getpid()))) {
-			report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
-					  run->status, nc ? c : NULL, nc);
-			err |= fclose(f) ? -1 : 0;
-		} else {
-			err = -1;
-		}
+	/* the target's own status; ours follows from findings */
+	if (o->json && (f = uf_output_stream("json", o->json))) {
+		report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
+				  run->status, nc ? c : NULL, nc);
+		fclose(f);
 	}
-	if (o->sarif) {
-		if ((f = open_log(o->sarif, run->pid ? run->pid : getpid()))) {
-			report_write_sarif(run->rep, f, UC_VERSION);
-			err |= fclose(f) ? -1 : 0;
-		} else {
-			err = -1;
-		}
+	if (o->sarif && (f = uf_output_stream("sarif", o->sarif))) {
+		report_write_sarif(run->rep, f, UC_VERSION);
+		fclose(f);
 	}
-	return err;
+}
+
+static void on_terminating_signal(int sig)
+{
+	uf_outputs_abandon();
+	raise(sig);	/* SA_RESETHAND: delivered, by default, on return */
+}
+
+/* The target is gone: what the loop did not read of the signals was
+ * meant for the run, which is over; from now on a termination signal
+ * ends uringcheck, however long the reports take. */
+static void terminate_on_signals(int sigfd, bool on)
+{
+	struct sigaction sa = { .sa_handler = on_terminating_signal,
+				.sa_flags = SA_RESETHAND };
+	struct signalfd_siginfo si;
+	sigset_t term;
+
+	sigemptyset(&term);
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		sigaddset(&term, terminating[i]);
+	if (!on) {
+		sigprocmask(SIG_BLOCK, &term, NULL);
+		return;
+	}
+	while (sigfd >= 0 && read(sigfd, &si, sizeof(si)) == sizeof(si))
+		;
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		sigaction(terminating[i], &sa, NULL);
+	sigprocmask(SIG_UNBLOCK, &term, NULL);
 }
 
 int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int nmodes,
@@ -207,6 +260,7 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	struct uc_target tgt = { .pid = 0, .pidfd = -1 };
 	struct active m[4];
 	int nm = 0, sigfd, pidfd = -1, status = UC_EXIT_TOOL_ERROR, e, out_err = 0;
+	bool complete = false;
 	uint64_t deadline = 0;
 	sigset_t fwd, saved;
 	FILE *log = stderr;
@@ -245,7 +299,7 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 			goto out;
 		}
 	}
-	if (o->log_file && !(log = open_log(o->log_file, run.pid ? run.pid : getpid())))
+	if (open_outputs(o, run.pid ? run.pid : getpid(), &log))
 		goto out;
 	run.log = log;
 	/* Every report line carries its ==PID== (reports/pid_lines.h). */
@@ -288,6 +342,7 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	} else if (pidfd >= 0) {
 		close(pidfd);
 	}
+	terminate_on_signals(sigfd, true);
 
 	for (int i = 0; i < nm; i++)
 		m[i].ops->finish(m[i].state, &run);
@@ -297,7 +352,15 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	for (int i = 0; i < nm; i++)
 		if (m[i].ops->footer)
 			m[i].ops->footer(m[i].state, &run, rep.out);
-	out_err |= write_documents(&run, m, nm);
+	write_documents(&run, m, nm);
+	/* the log's last lines, then every output closed and checked */
+	if (rep.out != log && rep.out != stderr)
+		fclose(rep.out);
+	rep.out = NULL;
+	terminate_on_signals(sigfd, false);
+	complete = true;
+	out_err |= uf_outputs_finish(true);
+	run.log = log = stderr;
 	for (int i = 0; i < nm; i++)
 		if (m[i].ops->stop)
 			m[i].ops->stop(m[i].state, &run);
@@ -313,8 +376,8 @@ out:
 		m[nm].ops->free(m[nm].state);
 	if (rep.out && rep.out != log && rep.out != stderr)
 		fclose(rep.out);
-	if (log != stderr)
-		fclose(log);
+	if (!complete)	/* the run failed before its outputs were written */
+		uf_outputs_finish(false);
 	report_free(&rep);
 	return status;
 }

@@ -24,7 +24,7 @@ int run_as_from_env(struct uc_run_as *ra, bool keep_root)
 	int n = 0;
 
 	memset(ra, 0, sizeof(*ra));
-	if (keep_root || getuid() != 0 || !suid || !sgid)
+	if (getuid() != 0 || !suid || !sgid)
 		return 0;
 	ra->uid = strtoul(suid, &end, 10);
 	if (*end || !*suid)
@@ -48,12 +48,31 @@ int run_as_from_env(struct uc_run_as *ra, bool keep_root)
 		ra->groups[n++] = ra->gid;
 	}
 	ra->ngroups = n;
-	ra->drop = true;
+	ra->sudo = true;
+	ra->drop = !keep_root;
 	return 0;
 bad:
-	fprintf(stderr, "uringcheck: SUDO_UID/SUDO_GID are not numbers "
-		"(use --as-root to run the target as root)\n");
+	fprintf(stderr, "uringcheck: SUDO_UID/SUDO_GID are not numbers\n");
 	return -1;
+}
+
+void run_as_free(struct uc_run_as *ra)
+{
+	free(ra->groups);
+	free(ra->user);
+	free(ra->home);
+	memset(ra, 0, sizeof(*ra));
+}
+
+/* SIGPIPE as uringcheck was started with: the target gets it back. */
+static struct sigaction sigpipe_given;
+static bool sigpipe_saved;
+
+void runner_ignore_sigpipe(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigpipe_saved = !sigaction(SIGPIPE, &ign, &sigpipe_given);
 }
 
 static void child_fail(int fd, int err)
@@ -93,6 +112,8 @@ static void child(int go_rd, int exec_wr, char **argv, const struct uc_run_as *r
 	 */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		child_fail(exec_wr, ECHILD);
+	if (sigpipe_saved)
+		sigaction(SIGPIPE, &sigpipe_given, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execvp(argv[0], argv);
 	child_fail(exec_wr, errno);

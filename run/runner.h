@@ -16,9 +16,11 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Under sudo, the identity the target gets (the invoking user). */
+/* Under sudo, the invoking user: the identity the target gets (unless
+ * --as-root) and the one the user's files are opened with. */
 struct uc_run_as {
-	bool drop;
+	bool sudo;			/* real uid 0, SUDO_UID another user */
+	bool drop;			/* the target runs as that user */
 	uid_t uid;
 	gid_t gid;
 	gid_t *groups;
@@ -37,6 +39,10 @@ struct uc_target {
 /* Works out whether to drop to SUDO_UID/SUDO_GID. Returns -1 with a
  * message if the sudo environment is inconsistent. */
 int run_as_from_env(struct uc_run_as *ra, bool keep_root);
+void run_as_free(struct uc_run_as *ra);
+/* An output whose reader went away is a write error (EPIPE, exit 70),
+ * not uringcheck's death; the target starts with SIGPIPE as given. */
+void runner_ignore_sigpipe(void);
 
 /* Forks the child, stopped before exec. Signals in @forwarded must be
  * blocked by the caller (they are unblocked in the child). */

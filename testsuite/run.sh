@@ -24,6 +24,10 @@
 #             then all of them again, eight at a time (cases in parallel)
 #   runner    exit status, signals, missing target, options, sudo identity,
 #             unperturbed environment, parallel instances
+#   security  a real sudoers rule (what a user allowed only sudo
+#             uringcheck can do), symlinks in sticky directories, %p
+#             files, FIFOs, full devices, non-UTF-8 JSON, suppression
+#             files that would hang, signals (testsuite/security/tests.sh)
 #   loss      events lost under load (tiny buffer, stalled reader): no
 #             false error, real hazards still found
 #   examples  examples/*.c with their fixed twins
@@ -69,7 +73,30 @@ FAIL_KINDS=$(awk -F'\t' '$3 == "yes" { print $1 }' <<<"$KIND_LIST" | paste -sd,)
 # Live --keep-warm holders (a zombie one holds nothing; PID 1 may be slow
 # to reap), and a wait until those earlier tests left have expired (1 s by
 # default), for tests about who loads and who joins.
-keepers_alive() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 == "uringcheck-warm"' | wc -l; }
+# The BPF programs processes hold (their descriptors' prog_id, a link's
+# included), sorted as text: given PIDs, or every live process.
+held_ids() {
+	local fdinfo=(/proc/[0-9]*/fdinfo/*)
+	[ $# -gt 0 ] && fdinfo=($(printf '/proc/%s/fdinfo/* ' "$@"))
+	grep -h '^prog_id:' "${fdinfo[@]}" 2>/dev/null | awk '{ print $2 }' | sort -u
+}
+#
+# The suite signals only what it started: every process it starts carries
+# UC_TESTSUITE_TAG in its environment (a holder, a target), and ours()
+# lists the live processes named NAME that carry this run's tag. Other
+# users' uringcheck instances and holders, running meanwhile, are left
+# alone.
+export UC_TESTSUITE_TAG="uc-testsuite-$$-$RANDOM"
+ours() {
+	local p
+	for p in $(pgrep -x "$1"); do
+		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] && continue
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+			grep -qx "UC_TESTSUITE_TAG=$UC_TESTSUITE_TAG" && echo "$p"
+	done
+}
+kill_ours() { local p; for p in $(ours "$1"); do kill "-${2:-TERM}" "$p" 2>/dev/null; done; }
+keepers_alive() { ours uringcheck-warm | wc -l; }
 no_keepers() { for _ in $(seq 30); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.1; done; }
 
 # Reads key=value from a case's header line.
@@ -95,14 +122,23 @@ if want "load: CO-RE stand-in"; then
 	# objects, loaded by one run (one probe, one parse: load/load.c).
 	# Only the programs that run holds (its descriptors' prog_id), not
 	# those of other instances on the machine.
-	load_tags() {	# loads a private set, lists its programs while it runs
-		env "$@" $UC --no-share --keep-warm=0 --check --profile \
-			--trace="$TMP/core.pftrace" sleep 1.5 >/dev/null 2>&1 &
-		local pid=$! ids
-		sleep 1
-		ids=$(cat /proc/$pid/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+	held_tags() {	# the name and tag of each program process $1 holds
+		local ids
+		ids=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
 		bpftool prog show 2>/dev/null | awk -v ids=" $(echo $ids) " \
 			'$3 == "name" && index(ids, " " substr($1, 1, length($1) - 1) " ") { print $4, $6 }' | sort
+	}
+	load_tags() {	# loads a private set, lists its programs while it runs
+		env "$@" $UC --no-share --keep-warm=0 --check --profile \
+			--trace="$TMP/core.pftrace" sleep 3 >/dev/null 2>&1 &
+		local pid=$!
+		# until all three objects are loaded (slow on a busy machine)
+		for _ in $(seq 50); do
+			held_tags $pid | awk '{ print substr($1, 1, 3) }' | sort -u | tr -d '\n' |
+				grep -q '^pf_tr_uc_$' && break
+			sleep 0.1
+		done
+		held_tags $pid
 		wait
 	}
 	load_tags URINGCHECK_CORE_BTF=standin >"$TMP/core.standin"
@@ -398,11 +434,24 @@ if want "runner: sudo"; then
 	else
 		fail "runner: sudo" "target identity wrong" "$TMP/who.out"
 	fi
+	# --as-root under sudo: refused unless /etc/uringcheck.conf allows it
+	# (the allowed case is in testsuite/security/tests.sh)
 	SUDO_UID=65534 SUDO_GID=65534 $UC --as-root "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
-	if grep -q "^uid=0 gid=0" "$TMP/who.out"; then
-		pass "runner: sudo: --as-root keeps root"
+	rc=$?
+	if [ -e /etc/uringcheck.conf ]; then
+		pass "runner: sudo: --as-root (skipped: /etc/uringcheck.conf exists)"
+	elif [ "$rc" = 2 ] && ! grep -q "^uid=" "$TMP/who.out" &&
+	     grep -q "as-root: refused" "$TMP/who.out"; then
+		pass "runner: sudo: --as-root refused (exit 2), the target never runs"
 	else
-		fail "runner: sudo --as-root" "target identity wrong" "$TMP/who.out"
+		fail "runner: sudo --as-root" "exit $rc, expected 2 and no run" "$TMP/who.out"
+	fi
+	# without sudo, root keeps root
+	env -u SUDO_UID -u SUDO_GID $UC --as-root "$BIN/rt_whoami" >"$TMP/who.out" 2>&1
+	if grep -q "^uid=0 gid=0" "$TMP/who.out"; then
+		pass "runner: --as-root as root (no sudo) keeps root"
+	else
+		fail "runner: --as-root as root" "target identity wrong" "$TMP/who.out"
 	fi
 fi
 
@@ -440,13 +489,14 @@ if want "runner: shared"; then
 	# instance joins the first's, judges only its own program, goes on
 	# when the first is killed outright (SIGKILL: no cleanup of its own),
 	# and once the last instance is gone no uringcheck program is left.
-	# Programs loaded by these instances (not another build's, running
-	# meanwhile): every uc_submit program not there before.
+	# Programs these instances left: every uc_submit program not there
+	# before that no live process holds (another user's instances, running
+	# meanwhile, hold theirs).
 	prog_ids() { bpftool prog show 2>/dev/null | awk '/name uc_submit/ { sub(":", "", $1); print $1 }' | sort; }
 	# (No holder left behind by earlier tests or by these: A must load.)
 	no_keepers
 	ids_before=$(prog_ids)
-	uc_progs() { comm -13 <(echo "$ids_before") <(prog_ids) | grep -c .; }
+	uc_progs() { comm -13 <(echo "$ids_before") <(prog_ids) | comm -23 - <(held_ids) | grep -c .; }
 	$UC -v --keep-warm=0 -- "$BIN/rt_sleep" 4 2>"$TMP/sh.a.err" &
 	apid=$!
 	for _ in $(seq 50); do grep -q "^$apid " /run/uringcheck/*.holders 2>/dev/null && break; sleep 0.1; done
@@ -460,7 +510,7 @@ if want "runner: shared"; then
 	crc=$?
 	private=$(grep -c 'BPF loaded in' "$TMP/sh.c.err")
 	kill -9 "$apid"; wait "$apid" 2>/dev/null
-	pkill -f "$BIN/rt_sleep 4" 2>/dev/null
+	kill_ours rt_sleep
 	wait "$bpid"; brc=$?
 	# A listed holder that is no uringcheck (here: this shell, with made-up
 	# descriptors) is not joined, and is dropped from the list.
@@ -496,14 +546,14 @@ if want "runner: keep-warm"; then
 	# run joins its programs (loads nothing), the holder keeps no pipe
 	# open (a harness reading the output is not held up), and when its
 	# time is up it is gone and so are the programs it held.
-	# Every program of the set: both halves of a cold load (checker/cold_load.c).
-	ids() { bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^uc_/ {sub(":", "", $1); print $1}' | sort; }
+	# Every program of the set: both halves of a cold load
+	# (checker/cold_load.c), as this suite's holder holds them (not another
+	# user's instances').
 	no_keepers
-	before=$(ids)
 	start=$(date +%s%N)
 	$UC --keep-warm=2 true | cat
 	piped_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	mine=$(comm -13 <(echo "$before") <(ids))
+	mine=$(held_ids $(ours uringcheck-warm) | tr '\n' ' ')
 	$UC -v --keep-warm=0 true 2>"$TMP/kw.err"
 	joined=$(grep -c 'joined the BPF programs' "$TMP/kw.err")
 	keepers=$(keepers_alive)
@@ -527,13 +577,13 @@ if want "runner: keep-warm: back to back"; then
 	# run loads cold instead of joining.
 	n=0
 	for _ in 1 2 3 4 5 6 7 8; do
-		pkill -x uringcheck-warm 2>/dev/null
+		kill_ours uringcheck-warm
 		no_keepers
 		$UC --keep-warm=1 true
 		$UC -v --keep-warm=0 true 2>"$TMP/kwb.err"
 		grep -q 'joined the BPF programs' "$TMP/kwb.err" && n=$((n + 1))
 	done
-	pkill -x uringcheck-warm 2>/dev/null
+	kill_ours uringcheck-warm
 	no_keepers
 	if [ "$n" = 8 ]; then
 		pass "runner: keep-warm: back to back, the next run joins (8 of 8)"
@@ -546,11 +596,11 @@ if want "runner: keep-warm holder dies of a plain kill"; then
 	no_keepers
 	$UC --keep-warm=60 true
 	n1=$(keepers_alive)
-	pkill -x uringcheck-warm
+	kill_ours uringcheck-warm
 	for _ in $(seq 20); do [ "$(keepers_alive)" = 0 ] && break; sleep 0.05; done
 	n2=$(keepers_alive)
 	if [ "$n1" = 1 ] && [ "$n2" = 0 ]; then pass "runner: keep-warm holder dies of a plain kill (SIGTERM)"
-	else fail "runner: keep-warm holder and SIGTERM" "holders before $n1, after $n2"; pkill -9 -x uringcheck-warm; fi
+	else fail "runner: keep-warm holder and SIGTERM" "holders before $n1, after $n2"; kill_ours uringcheck-warm KILL; fi
 fi
 
 if want "runner: overflow burst"; then
@@ -763,6 +813,9 @@ if want "suppressions: --gen-suppressions"; then
 		fail "suppressions: --gen-suppressions" "exit $rc" "$TMP/gen.supp"
 	fi
 fi
+
+# --- security: sudo, hostile paths, hangs, lost output (testsuite/security/tests.sh)
+. testsuite/security/tests.sh
 
 # --- JSON ---------------------------------------------------------------------------
 if want "json"; then

@@ -16,6 +16,8 @@
 
 #include "opcode_names.h"
 #include "u64map.h"
+#include "user_files.h"
+#include <unistd.h>
 
 enum col {
 	C_TIME, C_TS, C_TYPE, C_PID, C_TID, C_COMM, C_CPU, C_RING_FD, C_RING_PTR,
@@ -62,9 +64,12 @@ struct ev_export *ev_export_open(const char *path, char *err, size_t errlen)
 		free(x);
 		return NULL;
 	}
-	x->f = fopen(path, "we");
+	/* opened before the run, as the user (lib/user_files.h) */
+	x->f = uf_output_stream("events", path);
+	if (!x->f)
+		x->f = uf_output_open("events", path, getpid());
 	if (!x->f) {
-		snprintf(err, errlen, "--events=%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "--events=%s: cannot be opened", path);
 		free(x);
 		return NULL;
 	}

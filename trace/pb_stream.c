@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "pb_stream.h"
 
+#include <unistd.h>
+
+#include "user_files.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +96,10 @@ int pb_open(struct pb_stream *s, const char *path)
 
 	memset(s, 0, sizeof(*s));
 	s->names = calloc(1, sizeof(*s->names));
-	s->f = fopen(path, "we");
+	/* opened before the run, as the user (lib/user_files.h) */
+	s->f = uf_output_stream("trace", path);
+	if (!s->f)
+		s->f = uf_output_open("trace", path, getpid());
 	if (!s->f || !s->names)
 		return -1;
 	packet_init(s, &p);	/* the sequence's first packet: state cleared */
