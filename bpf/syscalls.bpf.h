@@ -17,6 +17,24 @@
 #ifndef __SYSCALLS_BPF_H
 #define __SYSCALLS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "session.bpf.h"
+#include "tracked.bpf.h"
+#include "events.bpf.h"
+#include "sequence.bpf.h"
+#include "enter_state.bpf.h"
+#include "rings.bpf.h"
+#include "ring_index.bpf.h"
+#include "request_ends.bpf.h"
+#include "iovecs.bpf.h"
+#include "stacks.bpf.h"
+#include "channels.bpf.h"
+#include "teardown.bpf.h"
+
 #if !defined(__TARGET_ARCH_x86)
 #error "syscall numbers in uringcheck.h are x86-64 only"
 #endif
@@ -32,9 +50,6 @@
 #define UC_MADV_DONTNEED	4
 #define UC_MADV_FREE		8
 #define UC_MADV_REMOVE		9
-
-__noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
-			__s32 detail);
 
 /* struct file's reference count: f_ref since v6.13 (file_ref_t, 0 means
  * one reference), f_count (atomic_long_t) before. */
