@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * An iovec array's data ranges into a record: the first ones inline, the
- * rest as UC_EV_RANGES continuation records, reserved (and so delivered)
- * before the record that announces them.
+ * An iovec array's data ranges into a record, a submission's (uc_submit)
+ * or a system call's (uc_call, bpf/syscalls.bpf.h and sync_calls.bpf.h):
+ * the first ones inline, the rest as UC_EV_RANGES continuation records,
+ * reserved (and so delivered) before the record that announces them.
  */
 #ifndef __IOVECS_BPF_H
 #define __IOVECS_BPF_H
@@ -114,6 +115,72 @@ static __always_inline int read_iovecs(struct uc_range *inl, __u32 slot,
 	if (nr <= n)
 		return slot + n;
 	return slot + n + send_iov_rest((__u64)(uvec + n), nr - n, tgid, sid, seq);
+}
+
+/* An iovec array's ranges into @c (inline, then continuation records).
+ * Global: verified once, not inside each of its two callers. */
+__noinline int call_iovecs(struct uc_call *c, __u64 uvec, __u64 nr, __u32 sid)
+{
+	__u32 ninline;
+	int sent;
+
+	if (!c)
+		return 0;
+	sent = read_iovecs(c->ranges, 0, (struct uc_range *)uvec, nr, c->hdr.tgid, sid,
+			   c->seq, &ninline);
+	if (sent > 0) {
+		c->nr_inline = ninline;
+		c->nr_ranges = sent;
+	}
+	return 0;
+}
+
+/* One message's iovecs appended to @c (inline while there is room, then
+ * continuation records, which keeps each message's ranges together);
+ * how many, or -1. Global: verified once. */
+__noinline int call_mmsg_one(struct uc_call *c, __u64 uvec, __u32 nr, __u32 sid)
+{
+	__u32 before, ninline;
+	int total;
+
+	if (!c || !uvec || !nr)
+		return 0;
+	before = c->nr_inline;
+	if (before < UC_INLINE_RANGES) {
+		total = read_iovecs(c->ranges, before, (struct uc_range *)uvec, nr,
+				    c->hdr.tgid, sid, c->seq, &ninline);
+		if (total < 0)
+			return -1;
+		c->nr_inline = ninline;
+		c->nr_ranges += total - before;
+		return total - before;
+	}
+	total = send_iov_rest(uvec, nr, c->hdr.tgid, sid, c->seq);
+	c->nr_ranges += total;
+	return total;
+}
+
+/* recvmmsg/sendmmsg: the iovecs of the first UC_MMSG_MAX messages, each
+ * message's count in msg_ranges (its bytes moved come at return). */
+__noinline int call_mmsgs(struct uc_call *c, __u64 msgvec, __u64 vlen, __u32 sid)
+{
+	if (!c)
+		return 0;
+	for (int i = 0; i < UC_MMSG_MAX; i++) {
+		/* struct user_msghdr: msg_iov at 16, msg_iovlen at 24 */
+		struct { __u64 name; __u32 namelen, pad; __u64 iov, iovlen; } m = {};
+		int added;
+
+		if (i >= vlen ||
+		    bpf_probe_read_user(&m, sizeof(m), (void *)(msgvec + i * UC_MMSG_SIZE)))
+			break;
+		added = call_mmsg_one(c, m.iov, m.iovlen > 255 ? 255 : m.iovlen, sid);
+		if (added < 0)
+			break;
+		c->msg_ranges[i] = added;
+		c->nmsg = i + 1;
+	}
+	return 0;
 }
 
 #endif /* __IOVECS_BPF_H */
