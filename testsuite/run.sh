@@ -8,7 +8,8 @@
 # Sections:
 #   load      every BPF program loads and attaches on this kernel
 #   build     the Makefile rebuilds each BPF object when a header it
-#             includes changes (make -q, nothing rebuilt)
+#             includes changes (make -q, nothing rebuilt); each BPF
+#             fragment compiles on its own
 #   unit      data structures against brute-force models
 #   golden    a fixed set of cases: text, JSON and SARIF byte for byte
 #             as recorded (testsuite/golden/tests.sh)
@@ -178,6 +179,27 @@ if want "build: BPF objects"; then
 		pass "build: BPF objects rebuilt when a header they include changes, and only then ($checked pairs)"
 	else
 		fail "build: BPF objects and their headers" "dependencies wrong:" "$TMP/deps.bad"
+	fi
+fi
+
+if want "build: BPF fragments"; then
+	# Each fragment includes what it uses: compiled alone, as the first
+	# and only file, it must build without a warning.
+	bad=0; n=0
+	: >"$TMP/alone.bad"
+	for h in bpf/*.bpf.h; do
+		n=$((n + 1))
+		if ! ${CLANG:-clang-19} -fsyntax-only -target bpf -D__TARGET_ARCH_x86 -I.output -Ibpf \
+			-Wall -Wno-unused-function -Werror \
+			-x c "$h" >"$TMP/alone.out" 2>&1; then
+			{ echo "$h:"; head -5 "$TMP/alone.out"; } >>"$TMP/alone.bad"
+			bad=1
+		fi
+	done
+	if [ "$bad" = 0 ]; then
+		pass "build: BPF fragments each compile on their own ($n, bpf/*.bpf.h)"
+	else
+		fail "build: BPF fragments" "some need their includer's definitions:" "$TMP/alone.bad"
 	fi
 fi
 
