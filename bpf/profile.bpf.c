@@ -23,6 +23,7 @@
  *   sched_switch            SQPOLL and io-wq threads' time on CPU (the
  *                           PF_IO_WORKER flag is the first test)
  *   sched_process_fork      children of a followed process are followed
+ *                           (bpf/follow.bpf.h, shared with the trace)
  *
  * Only tracepoints (tp_btf), like the checker: kprobes may be missing and
  * fentry refused. Kernel changes are handled by program variants chosen

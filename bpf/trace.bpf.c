@@ -14,6 +14,7 @@
  *                                 ring's SQ/CQ indexes at that moment
  *   sched_switch                  TR_THREAD: io-wq and SQPOLL threads on/off CPU
  *   sched_process_fork            children of a followed process are followed
+ *                                 (bpf/follow.bpf.h, shared with the profile)
  *
  * Records never wake the reader (an interrupt in the traced thread per
  * record): user space reads the buffer every few milliseconds.

@@ -16,8 +16,14 @@
  * A request that ends without a CQE of its own fires no per-request
  * event; bpf/request_ends.bpf.h says where its end is found.
  *
+ * This file holds the programs above; the fragments included below hold
+ * the state they share (one concern each, each including what it uses)
+ * and the other programs: system calls, io_uring_register and fatal
+ * signals (syscalls.bpf.h), waits (channels.bpf.h), the reap-lag sampler
+ * and the liburing uprobes (reap_lag.bpf.h).
+ *
  * One loaded copy serves every uringcheck instance on the machine
- * (checker/shared.h): each is a session, with its own event buffer,
+ * (checker/shared.h, bpf/session.bpf.h): each is a session, with its own event buffer,
  * counters and settings; a process, ring or request carries the session
  * it belongs to, and its records go to that session's buffer only.
  */
