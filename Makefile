@@ -70,11 +70,18 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c bpf/uringcheck.h \
-		bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/provided_buffers.bpf.h bpf/channels.bpf.h bpf/inflight.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+# Each BPF object depends on the fragments it includes as the compiler
+# lists them (-MMD, in .output/*.bpf.d, included below): editing any
+# bpf/*.h rebuilds exactly the objects that include it. An object built
+# before it had a list is rebuilt once, to get one.
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
+	      -Wall -Wno-unused-function -MMD -MP
+bpf_deps = $(if $(wildcard $(OUTPUT)/$(1).bpf.d),,FORCE)
+.PHONY: FORCE
+
+$(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c $(OUTPUT)/vmlinux.h $(call bpf_deps,uringcheck) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
-		-Wall -Wno-unused-function -c $< -o $@
+	@$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
@@ -84,20 +91,18 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 # The profile mode's own programs: counting only (bpf/profile.bpf.c).
 # -mcpu=v3: a ring slot is taken with an atomic fetch-and-add whose result
 # is used (BPF_FETCH, 5.12+; the profile needs 6.1's tracepoints anyway).
-$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h \
-		$(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c $(OUTPUT)/vmlinux.h $(call bpf_deps,profile) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	@$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
-		-Wall -Wno-unused-function -c $< -o $@
+	@$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 	@$(LLVM_STRIP) -g $@
 
 # The trace mode's programs: one record per event (bpf/trace.bpf.c).
-$(OUTPUT)/trace.bpf.o: bpf/trace.bpf.c bpf/trace.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h \
-		$(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/trace.bpf.o: bpf/trace.bpf.c $(OUTPUT)/vmlinux.h $(call bpf_deps,trace) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
-		-Wall -Wno-unused-function -c $< -o $@
+	@$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	@$(LLVM_STRIP) -g $@
+
+-include $(OUTPUT)/uringcheck.bpf.d $(OUTPUT)/profile.bpf.d $(OUTPUT)/trace.bpf.d
 
 $(OUTPUT)/trace.skel.h: $(OUTPUT)/trace.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -141,9 +146,15 @@ $(OUTPUT)/examples/%: examples/%.c | $(OUTPUT)/examples
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
 
-$(OUTPUT)/tests/%: testsuite/cases/%.c testsuite/cases/uc_test.h | $(OUTPUT)/tests
+# The test programs, each built from one source: their headers as the
+# compiler lists them, beside each program in a hidden .NAME.d (a glob
+# of a test folder sees programs only).
+PROG_DEPS = -MMD -MP -MF $(@D)/.$(@F).d -MT $@
+-include $(wildcard $(OUTPUT)/*/.*.d)
+
+$(OUTPUT)/tests/%: testsuite/cases/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring -lpthread
 
 $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c checker/interval_tree.h | $(OUTPUT)/unit
@@ -242,10 +253,9 @@ clean:
 
 # The reap-lag injection linked against liburing.a: the uprobe mode must
 # find liburing inside the executable itself.
-$(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c \
-		testsuite/cases/uc_test.h | $(OUTPUT)/tests
+$(OUTPUT)/tests/static_reap-lag_wait: testsuite/cases/inj_reap-lag_wait.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -Wall -o $@ $< -l:liburing.a -lpthread
+	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -l:liburing.a -lpthread
 all: $(OUTPUT)/tests/static_reap-lag_wait
 
 # The bench's floor: empty programs on the per-request hooks (bench/floor.c).
@@ -253,8 +263,9 @@ $(OUTPUT)/bench:
 	@mkdir -p $@
 $(OUTPUT)/bench/floor.bpf.o: bench/floor.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/bench
 	$(call msg,BPF,$@)
-	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -c $< -o $@
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -MMD -MP -c $< -o $@
 	@$(LLVM_STRIP) -g $@
+-include $(OUTPUT)/bench/floor.bpf.d
 $(OUTPUT)/bench/floor.skel.h: $(OUTPUT)/bench/floor.bpf.o
 	@$(BPFTOOL) gen skeleton $< name floor_bpf > $@
 $(OUTPUT)/bench/floor: bench/floor.c $(OUTPUT)/bench/floor.skel.h
@@ -267,16 +278,16 @@ PROFPROGS := $(patsubst testsuite/profile/%.c,$(OUTPUT)/profile-tests/%,$(wildca
 all: $(PROFPROGS)
 $(OUTPUT)/profile-tests:
 	@mkdir -p $@
-$(OUTPUT)/profile-tests/%: testsuite/profile/%.c $(wildcard testsuite/profile/inj_*.c) testsuite/cases/uc_test.h | $(OUTPUT)/profile-tests
+$(OUTPUT)/profile-tests/%: testsuite/profile/%.c | $(OUTPUT)/profile-tests
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring -lpthread
 
 # Trace tests (testsuite/trace/tests.sh).
 $(OUTPUT)/trace-tests:
 	@mkdir -p $@
-$(OUTPUT)/trace-tests/%: testsuite/trace/%.c testsuite/cases/uc_test.h | $(OUTPUT)/trace-tests
+$(OUTPUT)/trace-tests/%: testsuite/trace/%.c | $(OUTPUT)/trace-tests
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -Wall -o $@ $< -luring
+	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring
 all: $(patsubst testsuite/trace/%.c,$(OUTPUT)/trace-tests/%,$(wildcard testsuite/trace/*.c))
 
 # Loss tests (testsuite/run.sh, section loss).
@@ -284,9 +295,9 @@ LOSSPROGS := $(patsubst testsuite/loss/%.c,$(OUTPUT)/loss/%,$(wildcard testsuite
 all: $(LOSSPROGS)
 $(OUTPUT)/loss:
 	@mkdir -p $@
-$(OUTPUT)/loss/%: testsuite/loss/%.c testsuite/cases/uc_test.h | $(OUTPUT)/loss
+$(OUTPUT)/loss/%: testsuite/loss/%.c | $(OUTPUT)/loss
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -Wall -o $@ $< -luring
+	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring
 
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
@@ -294,34 +305,33 @@ STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopi
 all: $(STACKPROGS)
 $(OUTPUT)/stacks:
 	@mkdir -p $@
-STACK_SRC := testsuite/stacks/stack_overlap.c testsuite/cases/uc_test.h
+STACK_SRC := testsuite/stacks/stack_overlap.c
 $(OUTPUT)/stacks/overlap_nofp: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -fomit-frame-pointer -o $@ $< -luring
+	@$(CC) -O2 -g -fomit-frame-pointer $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/overlap_fp: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -fno-omit-frame-pointer -o $@ $< -luring
+	@$(CC) -O2 -g -fno-omit-frame-pointer $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/overlap_nopie: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -no-pie -fno-pie -o $@ $< -luring
+	@$(CC) -O2 -g -no-pie -fno-pie $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/overlap_static: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -static -o $@ $< -l:liburing.a -lpthread
+	@$(CC) -O2 -g -static $(PROG_DEPS) -o $@ $< -l:liburing.a -lpthread
 # As distributions ship it: stripped, its debug info split off by build-id
 # (debug/overlap_stripped.debug, served by debuginfod in the test), no
 # .gnu_debuglink.
 $(OUTPUT)/stacks/overlap_stripped: $(STACK_SRC) | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@mkdir -p $(OUTPUT)/stacks/debug
-	@$(CC) -O2 -g -Wl,--build-id -o $@.full $< -luring
+	@$(CC) -O2 -g -Wl,--build-id $(PROG_DEPS) -o $@.full $< -luring
 	@objcopy --only-keep-debug $@.full $(OUTPUT)/stacks/debug/overlap_stripped.debug
 	@objcopy --strip-debug --strip-unneeded $@.full $@
 	@rm -f $@.full
 $(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -shared -fPIC -o $@ $< -luring
-$(OUTPUT)/stacks/stack_lib: testsuite/stacks/stack_lib.c testsuite/cases/uc_test.h \
-		$(OUTPUT)/stacks/libucsubmit.so
+$(OUTPUT)/stacks/stack_lib: testsuite/stacks/stack_lib.c $(OUTPUT)/stacks/libucsubmit.so
 	$(call msg,CC,$@)
-	@$(CC) -O2 -g -o $@ $< -L$(OUTPUT)/stacks -lucsubmit -luring \
+	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -L$(OUTPUT)/stacks -lucsubmit -luring \
 		-Wl,-rpath,'$$ORIGIN'

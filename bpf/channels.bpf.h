@@ -23,6 +23,19 @@
 #ifndef __CHANNELS_BPF_H
 #define __CHANNELS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "io_uring_access.bpf.h"
+#include "untrusted.bpf.h"
+#include "session.bpf.h"
+#include "tracked.bpf.h"
+#include "events.bpf.h"
+#include "rings.bpf.h"
+#include "inflight.bpf.h"
+
 #define UC_S_IFMT	0170000
 #define UC_S_IFIFO	0010000
 #define UC_S_IFSOCK	0140000

@@ -30,6 +30,10 @@
 #ifndef __INFLIGHT_BPF_H
 #define __INFLIGHT_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "uringcheck.h"
+
 #define INF_WINDOW	UC_INF_WINDOW
 #define INF_BUSY	1		/* key of a slot being written */
 

@@ -5,10 +5,15 @@
  *
  * Only the loss path runs here: a full buffer is the rare case, and the
  * per-record fast path pays nothing but the DONE record's producer
- * position read (end_slot in uringcheck.bpf.c).
+ * position read (end_slot in request_ends.bpf.h).
  */
 #ifndef __LOSSES_BPF_H
 #define __LOSSES_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "uringcheck.h"
+#include "session.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

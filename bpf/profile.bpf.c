@@ -23,6 +23,7 @@
  *   sched_switch            SQPOLL and io-wq threads' time on CPU (the
  *                           PF_IO_WORKER flag is the first test)
  *   sched_process_fork      children of a followed process are followed
+ *                           (bpf/follow.bpf.h, shared with the trace)
  *
  * Only tracepoints (tp_btf), like the checker: kprobes may be missing and
  * fentry refused. Kernel changes are handled by program variants chosen
@@ -35,11 +36,11 @@
 #include "profile.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
+#include "follow.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
-const volatile bool all_processes = false;	/* -a: every process */
 const volatile __u32 max_rings = 32;		/* --profile-rings */
 /* --profile-sample=N (a power of two): time every request up to
  * sample_warmup per CPU, ring and opcode, then one in N. */
@@ -80,14 +81,6 @@ struct ring_cache_ent {
 	__u32 slot;			/* PF_NO_RING: not profiled */
 	__u32 gen;			/* follow_gen when judged */
 };
-
-/* The processes followed, by tgid. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, __u32);
-} pf_targets SEC(".maps");
 
 /* Every ring profiled: address -> slot (the cache's backing store). */
 struct {
@@ -193,10 +186,6 @@ struct {
 } pf_fd_cache SEC(".maps");
 
 __u32 next_ring_slot;
-/* Raised by user space after each process it starts to follow: a "not
- * ours" verdict cached under an older generation is judged again (the
- * process may have been followed meanwhile). */
-__u32 follow_gen;
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -204,11 +193,6 @@ static __always_inline void stat_inc(__u32 which)
 
 	if (v)
 		(*v)++;
-}
-
-static __always_inline bool followed(__u32 tgid)
-{
-	return all_processes || bpf_map_lookup_elem(&pf_targets, &tgid);
 }
 
 static __always_inline __u32 log2_u64(__u64 v)
@@ -335,16 +319,15 @@ static __always_inline struct pf_ring_stats *ring_stats(__u32 ring)
 
 /* ---- processes -------------------------------------------------------- */
 
+static __always_inline void procs_full(void)
+{
+	stat_inc(PF_STAT_PROCS_FULL);
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(pf_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, one = 1;
-
-	if (all_processes || ptgid == ctgid ||
-	    !bpf_map_lookup_elem(&pf_targets, &ptgid))
-		return 0;
-	if (bpf_map_update_elem(&pf_targets, &ctgid, &one, BPF_ANY))
-		stat_inc(PF_STAT_PROCS_FULL);
+	follow_child(parent, child, procs_full);
 	return 0;
 }
 

@@ -33,6 +33,17 @@
 #ifndef __PROVIDED_BUFFERS_BPF_H
 #define __PROVIDED_BUFFERS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "io_uring_access.bpf.h"
+#include "session.bpf.h"
+#include "events.bpf.h"
+#include "rings.bpf.h"
+#include "ring_index.bpf.h"
+#include "inflight.bpf.h"
+
 /* REQ_F_* and IOBL_* live in anonymous enums: user space reads their
  * values from the kernel's BTF (load/kernel_features.c). */
 const volatile __u64 req_buffer_selected = 0;	/* REQ_F_BUFFER_SELECTED */

@@ -17,6 +17,19 @@
 #ifndef __REAP_LAG_BPF_H
 #define __REAP_LAG_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "fixed_layout.bpf.h"
+#include "session.bpf.h"
+#include "tracked.bpf.h"
+#include "events.bpf.h"
+#include "lag_clock.bpf.h"
+#include "rings.bpf.h"
+#include "ring_index.bpf.h"
+#include "stacks.bpf.h"
+
 #define UC_SETUP_CQE32	(1u << 11)	/* uapi IORING_SETUP_CQE32 */
 
 static __always_inline __u64 cqe_user_data(struct io_ring_ctx *ring,

@@ -15,6 +15,10 @@
 #ifndef __RING_INDEX_BPF_H
 #define __RING_INDEX_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "rings.bpf.h"
+
 #define UC_RING_SLOTS	4096		/* as many as the rings hash holds */
 
 struct {

@@ -22,6 +22,15 @@
 #ifndef __STACKS_BPF_H
 #define __STACKS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "fixed_layout.bpf.h"
+#include "session.bpf.h"
+#include "events.bpf.h"
+#include "enter_state.bpf.h"
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);	/* read by user space */

@@ -25,6 +25,12 @@
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "uringcheck.h"
+#include "iovecs.bpf.h"
+#include "provided_buffers.bpf.h"
+
 /* Loads are judged only where a waiting request's channel is seen
  * (io_uring_poll_arm and io_uring_queue_async_work take the request):
  * without it, a load ordered by the data flow would look like a race. */

@@ -17,6 +17,25 @@
 #ifndef __SYSCALLS_BPF_H
 #define __SYSCALLS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "session.bpf.h"
+#include "tracked.bpf.h"
+#include "events.bpf.h"
+#include "sequence.bpf.h"
+#include "enter_state.bpf.h"
+#include "rings.bpf.h"
+#include "ring_index.bpf.h"
+#include "request_ends.bpf.h"
+#include "iovecs.bpf.h"
+#include "sync_calls.bpf.h"
+#include "stacks.bpf.h"
+#include "channels.bpf.h"
+#include "teardown.bpf.h"
+
 #if !defined(__TARGET_ARCH_x86)
 #error "syscall numbers in uringcheck.h are x86-64 only"
 #endif
@@ -32,9 +51,6 @@
 #define UC_MADV_DONTNEED	4
 #define UC_MADV_FREE		8
 #define UC_MADV_REMOVE		9
-
-__noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
-			__s32 detail);
 
 /* struct file's reference count: f_ref since v6.13 (file_ref_t, 0 means
  * one reference), f_count (atomic_long_t) before. */
@@ -62,72 +78,6 @@ static __always_inline __u64 fd_to_ring(int fd, bool *last)
 		return 0;
 	*last = file_last_ref(f);
 	return ring;
-}
-
-/* An iovec array's ranges into @c (inline, then continuation records).
- * Global: verified once, not inside each of its two callers. */
-__noinline int call_iovecs(struct uc_call *c, __u64 uvec, __u64 nr, __u32 sid)
-{
-	__u32 ninline;
-	int sent;
-
-	if (!c)
-		return 0;
-	sent = read_iovecs(c->ranges, 0, (struct uc_range *)uvec, nr, c->hdr.tgid, sid,
-			   c->seq, &ninline);
-	if (sent > 0) {
-		c->nr_inline = ninline;
-		c->nr_ranges = sent;
-	}
-	return 0;
-}
-
-/* One message's iovecs appended to @c (inline while there is room, then
- * continuation records, which keeps each message's ranges together);
- * how many, or -1. Global: verified once. */
-__noinline int call_mmsg_one(struct uc_call *c, __u64 uvec, __u32 nr, __u32 sid)
-{
-	__u32 before, ninline;
-	int total;
-
-	if (!c || !uvec || !nr)
-		return 0;
-	before = c->nr_inline;
-	if (before < UC_INLINE_RANGES) {
-		total = read_iovecs(c->ranges, before, (struct uc_range *)uvec, nr,
-				    c->hdr.tgid, sid, c->seq, &ninline);
-		if (total < 0)
-			return -1;
-		c->nr_inline = ninline;
-		c->nr_ranges += total - before;
-		return total - before;
-	}
-	total = send_iov_rest(uvec, nr, c->hdr.tgid, sid, c->seq);
-	c->nr_ranges += total;
-	return total;
-}
-
-/* recvmmsg/sendmmsg: the iovecs of the first UC_MMSG_MAX messages, each
- * message's count in msg_ranges (its bytes moved come at return). */
-__noinline int call_mmsgs(struct uc_call *c, __u64 msgvec, __u64 vlen, __u32 sid)
-{
-	if (!c)
-		return 0;
-	for (int i = 0; i < UC_MMSG_MAX; i++) {
-		/* struct user_msghdr: msg_iov at 16, msg_iovlen at 24 */
-		struct { __u64 name; __u32 namelen, pad; __u64 iov, iovlen; } m = {};
-		int added;
-
-		if (i >= vlen ||
-		    bpf_probe_read_user(&m, sizeof(m), (void *)(msgvec + i * UC_MMSG_SIZE)))
-			break;
-		added = call_mmsg_one(c, m.iov, m.iovlen > 255 ? 255 : m.iovlen, sid);
-		if (added < 0)
-			break;
-		c->msg_ranges[i] = added;
-		c->nmsg = i + 1;
-	}
-	return 0;
 }
 
 /* Global for the same reason as classify(): verified once, alone. */
@@ -182,8 +132,6 @@ struct {
  * enter_state pay one task-storage lookup that finds nothing.
  */
 #define BLOCK_MIN_NS	1000000ULL	/* shorter calls are not named */
-
-#include "sync_calls.bpf.h"
 
 static __always_inline void blocking_begins(long id)
 {

@@ -17,6 +17,25 @@
 #ifndef __TEARDOWN_BPF_H
 #define __TEARDOWN_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "uringcheck.h"
+#include "fixed_layout.bpf.h"
+#include "session.bpf.h"
+#include "tracked.bpf.h"
+#include "events.bpf.h"
+#include "sequence.bpf.h"
+#include "lag_clock.bpf.h"
+#include "rings.bpf.h"
+#include "ring_index.bpf.h"
+#include "inflight.bpf.h"
+#include "request_ends.bpf.h"
+#include "reap_lag.bpf.h"
+
+/* Set by user space before load: the longest free-request stack read at
+ * a teardown; the rest is counted (UC_STAT_WALK_TRUNC). */
+const volatile __u32 list_walk_max = 65536;
 
 struct td_ctx {
 	__u64 id;

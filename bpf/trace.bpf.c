@@ -14,6 +14,7 @@
  *                                 ring's SQ/CQ indexes at that moment
  *   sched_switch                  TR_THREAD: io-wq and SQPOLL threads on/off CPU
  *   sched_process_fork            children of a followed process are followed
+ *                                 (bpf/follow.bpf.h, shared with the profile)
  *
  * Records never wake the reader (an interrupt in the traced thread per
  * record): user space reads the buffer every few milliseconds.
@@ -30,10 +31,10 @@
 #include "trace.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
+#include "follow.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile bool all_processes = false;
 const volatile __u32 sample_every = 1;		/* --sample */
 
 #define NR_SETUP	425
@@ -54,13 +55,6 @@ struct {
 	__type(value, __u64);
 } tr_lost SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, __u32);
-} tr_targets SEC(".maps");
-
 /* Is this ring a followed process's? A direct-mapped cache of verdicts
  * by ring address, refreshed at every ring creation. */
 struct ring_verdict {
@@ -68,10 +62,6 @@ struct ring_verdict {
 	__u32 ours;
 	__u32 gen;			/* follow_gen when judged */
 };
-
-/* Raised by user space after each process it starts to follow: a "not
- * ours" verdict from an older generation is judged again. */
-__u32 follow_gen;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -100,11 +90,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } tr_sample_count SEC(".maps");
-
-static __always_inline bool followed(__u32 tgid)
-{
-	return all_processes || bpf_map_lookup_elem(&tr_targets, &tgid);
-}
 
 static __always_inline void lost(__u32 type)
 {
@@ -167,10 +152,7 @@ static __always_inline bool ring_ours(__u64 ctx)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(tr_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, one = 1;
-
-	if (!all_processes && ptgid != ctgid && bpf_map_lookup_elem(&tr_targets, &ptgid))
-		bpf_map_update_elem(&tr_targets, &ctgid, &one, BPF_ANY);
+	follow_child(parent, child, NULL);
 	return 0;
 }
 

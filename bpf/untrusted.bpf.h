@@ -17,6 +17,9 @@
 #ifndef __UNTRUSTED_BPF_H
 #define __UNTRUSTED_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 
 /* The kernel's BTF ids of the types cast (load/kernel_features.c);

@@ -708,7 +708,7 @@ int session_drain(struct uc_session *s)
 
 /*
  * Before an idle wait: ask the BPF side to wake us with its next record
- * (bpf/uringcheck.bpf.c, wakeup_flags). Returns the records that arrived
+ * (bpf/events.bpf.h, wakeup_flags). Returns the records that arrived
  * meanwhile; if any, the caller should not wait (a record committed
  * just before the flag was seen may not have woken us).
  */

@@ -14,7 +14,7 @@
 static void forget_rings(struct uringcheck_bpf *skel, uint32_t slot)
 {
 	int rings = bpf_map__fd(skel->maps.rings);
-	/* struct ring_info starts with tgid and session (bpf/uringcheck.bpf.c) */
+	/* struct ring_info starts with tgid and session (bpf/rings.bpf.h) */
 	uint32_t val[bpf_map__value_size(skel->maps.rings) / 4];
 	uint64_t key, next;
 	bool more;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "follow.h"
 #include "kernel_features.h"
 #include "load.h"
 #include "profile.skel.h"
@@ -82,18 +83,7 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 
 int pf_session_follow(struct pf_session *s, pid_t pid)
 {
-	uint32_t key = pid, one = 1;
-
-	if (bpf_map__update_elem(s->skel->maps.pf_targets, &key, sizeof(key),
-				 &one, sizeof(one), BPF_ANY)) {
-		fprintf(stderr, "uringcheck: cannot follow pid %d: %s\n", pid,
-			strerror(errno));
-		return -1;
-	}
-	/* Rings of a running process seen before it was followed were
-	 * judged "not ours": a new generation makes those verdicts stale. */
-	__atomic_add_fetch(&s->skel->bss->follow_gen, 1, __ATOMIC_SEQ_CST);
-	return 0;
+	return uc_follow_pid(s->skel->maps.follow_targets, &s->skel->bss->follow_gen, pid);
 }
 
 /* Sums one per-CPU value of __u64 words; @max_word (or -1) is a maximum. */

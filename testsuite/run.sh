@@ -7,6 +7,9 @@
 #
 # Sections:
 #   load      every BPF program loads and attaches on this kernel
+#   build     the Makefile rebuilds each BPF object when a header it
+#             includes changes (make -q, nothing rebuilt); each BPF
+#             fragment compiles on its own
 #   unit      data structures against brute-force models
 #   golden    a fixed set of cases: text, JSON and SARIF byte for byte
 #             as recorded (testsuite/golden/tests.sh)
@@ -175,6 +178,71 @@ if want "load: the kernel's BTF read once"; then
 		pass "load: the kernel's BTF read once per cold start (checker, profile, a run with a finding, --check --profile --trace)"
 	else
 		fail "load: the kernel's BTF read once" "opened $c times (checker), $p (profile), $f (with a finding), $a (--check --profile --trace)"
+	fi
+fi
+
+# --- build -------------------------------------------------------------------
+if want "build: BPF objects"; then
+	# The Makefile's dependencies come from the compiler (-MMD): an
+	# object is out of date when any header it includes, directly or
+	# through another fragment, is newer. Asked with make -q -W (what
+	# if the header were new): nothing is rebuilt under the other tests.
+	includes() { grep -oE '^#include "[^"]+"' "$1" | cut -d'"' -f2; }
+	closure() {	# closure FILE: every bpf/ header FILE includes
+		local todo=$1 seen=" " f h
+		while read -r f todo <<<"$todo" && [ -n "$f" ]; do
+			for h in $(includes "$f"); do
+				[ -f "bpf/$h" ] || continue
+				case "$seen" in *" bpf/$h "*) continue ;; esac
+				seen="$seen bpf/$h "; todo="$todo bpf/$h"
+			done
+		done
+		echo $seen
+	}
+	bad=0; checked=0
+	: >"$TMP/deps.bad"
+	for src in bpf/*.bpf.c; do
+		obj=.output/$(basename "$src" .c).o
+		if ! make -s -q "$obj" 2>/dev/null; then
+			echo "$obj: not up to date before the test (build first)" >>"$TMP/deps.bad"
+			bad=1; continue
+		fi
+		inc=" $(closure "$src") "
+		for h in bpf/*.h; do
+			make -s -q -W "$h" "$obj" 2>/dev/null
+			rc=$?
+			checked=$((checked + 1))
+			case "$inc" in
+			*" $h "*) [ "$rc" = 1 ] || { echo "$h changed: $obj not rebuilt" >>"$TMP/deps.bad"; bad=1; } ;;
+			*) [ "$rc" = 0 ] || { echo "$h changed: $obj rebuilt, but does not include it" >>"$TMP/deps.bad"; bad=1; } ;;
+			esac
+		done
+	done
+	if [ "$bad" = 0 ]; then
+		pass "build: BPF objects rebuilt when a header they include changes, and only then ($checked pairs)"
+	else
+		fail "build: BPF objects and their headers" "dependencies wrong:" "$TMP/deps.bad"
+	fi
+fi
+
+if want "build: BPF fragments"; then
+	# Each fragment includes what it uses: compiled alone, as the first
+	# and only file, it must build without a warning.
+	bad=0; n=0
+	: >"$TMP/alone.bad"
+	for h in bpf/*.bpf.h; do
+		n=$((n + 1))
+		if ! ${CLANG:-clang-19} -fsyntax-only -target bpf -D__TARGET_ARCH_x86 -I.output -Ibpf \
+			-Wall -Wno-unused-function -Werror \
+			-x c "$h" >"$TMP/alone.out" 2>&1; then
+			{ echo "$h:"; head -5 "$TMP/alone.out"; } >>"$TMP/alone.bad"
+			bad=1
+		fi
+	done
+	if [ "$bad" = 0 ]; then
+		pass "build: BPF fragments each compile on their own ($n, bpf/*.bpf.h)"
+	else
+		fail "build: BPF fragments" "some need their includer's definitions:" "$TMP/alone.bad"
 	fi
 fi
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "follow.h"
 #include "trace.skel.h"
 
 static struct bpf_object_skeleton *open_trace(const struct bpf_object_open_opts *opts,
@@ -84,18 +85,7 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 
 int tr_session_follow(struct tr_session *s, pid_t pid)
 {
-	uint32_t key = pid, one = 1;
-
-	if (bpf_map__update_elem(s->skel->maps.tr_targets, &key, sizeof(key), &one,
-				 sizeof(one), BPF_ANY)) {
-		fprintf(stderr, "uringcheck: cannot follow pid %d: %s\n", pid,
-			strerror(errno));
-		return -1;
-	}
-	/* rings judged "not ours" before the process was followed: a new
-	 * generation makes those verdicts stale */
-	__atomic_add_fetch(&s->skel->bss->follow_gen, 1, __ATOMIC_SEQ_CST);
-	return 0;
+	return uc_follow_pid(s->skel->maps.follow_targets, &s->skel->bss->follow_gen, pid);
 }
 
 int tr_session_drain(struct tr_session *s)
