@@ -24,6 +24,8 @@
 #include "run.h"
 #include "runner.h"
 #include "user_files.h"
+#include "version.h"
+#include "../reports/kind_registry.h"
 #include "kinds/kinds.h"
 
 static bool has_bpf_caps(void)
@@ -72,6 +74,19 @@ static int find_program(const char *name, char *found, size_t len)
 	return err;
 }
 
+/* --help's kinds sentence; the parser knows no kind (lib/options.h). */
+static void kind_names(char *buf, size_t len, bool errors)
+{
+	uc_kinds_names(buf, len, errors ? UC_SEV_ERROR : UC_SEV_WARNING);
+}
+
+static const struct uc_options_kinds option_kinds = {
+	.names = kind_names,
+	.list = uc_kinds_list,
+	.fail_default = uc_kinds_fail_default,
+	.parse = uc_kinds_parse,
+};
+
 int main(int argc, char **argv)
 {
 	const struct uc_mode_ops *modes[3];
@@ -82,9 +97,14 @@ int main(int argc, char **argv)
 
 	kinds_register();	/* options, suppressions and reports name kinds */
 	runner_ignore_sigpipe();
+	options_set_kinds(&option_kinds);
 	options_defaults(&opt);
 	switch (options_parse(&opt, argc, argv)) {
 	case OPT_EXIT_OK:
+		options_free(&opt);
+		return 0;
+	case OPT_EXIT_VERSION:
+		print_version(stdout);
 		options_free(&opt);
 		return 0;
 	case OPT_EXIT_USAGE:

@@ -63,6 +63,25 @@ static uint64_t now_ns(void)
 }
 
 /* The run's report: every mode's findings, one set of options. */
+
+/* A suppression file, read whole as the invoking user (bounded, no
+ * FIFO or device: lib/user_files.c), then parsed. */
+static int load_suppressions(struct uc_suppressions *supp, const char *path)
+{
+	char err[256];
+	size_t len;
+	char *text = uf_read(path, UF_READ_MAX, &len, err, sizeof(err));
+	int r;
+
+	if (!text) {
+		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %s\n", path, err);
+		return -1;
+	}
+	r = supp_parse(supp, path, text, len);
+	free(text);
+	return r;
+}
+
 static int report_setup(struct uc_report *rep, const struct uc_options *o, bool checking)
 {
 	static char root[4096];
@@ -87,7 +106,7 @@ static int report_setup(struct uc_report *rep, const struct uc_options *o, bool 
 		rep->srcroot = root;
 	}
 	for (int i = 0; i < o->suppressions.n; i++)
-		if (supp_load(&rep->supp, o->suppressions.v[i]))
+		if (load_suppressions(&rep->supp, o->suppressions.v[i]))
 			return -1;
 	return 0;
 }
