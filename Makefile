@@ -63,7 +63,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
 $(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c bpf/uringcheck.h \
-		bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/provided_buffers.bpf.h bpf/channels.bpf.h bpf/inflight.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+		bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/provided_buffers.bpf.h bpf/channels.bpf.h bpf/inflight.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h bpf/pidns.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
 		-Wall -Wno-unused-function -c $< -o $@
@@ -76,7 +76,7 @@ $(OUTPUT)/uringcheck.skel.h: $(OUTPUT)/uringcheck.bpf.o
 # The profile mode's own programs: counting only (bpf/profile.bpf.c).
 # -mcpu=v3: a ring slot is taken with an atomic fetch-and-add whose result
 # is used (BPF_FETCH, 5.12+; the profile needs 6.1's tracepoints anyway).
-$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h \
+$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h bpf/pidns.bpf.h \
 		$(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
@@ -84,7 +84,7 @@ $(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c bpf/profile.h bpf/io_uring_access.bpf
 	@$(LLVM_STRIP) -g $@
 
 # The trace mode's programs: one record per event (bpf/trace.bpf.c).
-$(OUTPUT)/trace.bpf.o: bpf/trace.bpf.c bpf/trace.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h \
+$(OUTPUT)/trace.bpf.o: bpf/trace.bpf.c bpf/trace.h bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/addr_keys.bpf.h bpf/pidns.bpf.h \
 		$(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \

@@ -32,6 +32,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "pidns.bpf.h"
 #include "profile.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
@@ -207,7 +208,7 @@ static __always_inline void stat_inc(__u32 which)
 
 static __always_inline bool followed(__u32 tgid)
 {
-	return all_processes || bpf_map_lookup_elem(&pf_targets, &tgid);
+	return (all_processes && pid_visible(tgid)) || bpf_map_lookup_elem(&pf_targets, &tgid);
 }
 
 static __always_inline __u32 log2_u64(__u64 v)
@@ -303,7 +304,7 @@ static __always_inline __u32 ring_slot(__u64 ctx)
 		cache_put(ctx, *s);
 		return *s;
 	}
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = current_pid_tgid() >> 32;
 	if (!followed(tgid)) {
 		/* not ours, until a ring is created there or a process is
 		 * followed */
@@ -335,9 +336,9 @@ static __always_inline struct pf_ring_stats *ring_stats(__u32 ring)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(pf_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, one = 1;
+	__u32 ptgid = task_tgid_in_ns(parent), ctgid = task_tgid_in_ns(child), one = 1;
 
-	if (all_processes || ptgid == ctgid ||
+	if (all_processes || ptgid == ctgid || !ctgid ||
 	    !bpf_map_lookup_elem(&pf_targets, &ptgid))
 		return 0;
 	if (bpf_map_update_elem(&pf_targets, &ctgid, &one, BPF_ANY))
@@ -351,7 +352,7 @@ SEC("tp_btf/io_uring_create")
 int BPF_PROG(pf_ring_create, int fd, void *rctx, __u32 sq_entries,
 	     __u32 cq_entries, __u32 flags)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 tgid = current_pid_tgid() >> 32;
 	__u64 a, unused;
 
 	if (as_numbers(rctx, 0, &a, &unused))
@@ -714,7 +715,7 @@ int BPF_PROG(pf_sys_enter, struct pt_regs *regs, long id)
 
 	if (id != PF_NR_ENTER && id != PF_NR_REGISTER && id != PF_NR_SETUP)
 		return 0;
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = current_pid_tgid() >> 32;
 	if (id == PF_NR_ENTER) {
 		flags = SC_ARG4(regs);
 		slot = enter_slot(tgid, SC_ARG1(regs), flags);
@@ -801,7 +802,7 @@ int BPF_PROG(pf_register, void *rctx, unsigned int opcode, unsigned int nr_files
  * (io_uring/sqpoll.c, io_uring/io-wq.c, since 5.12). */
 static __always_inline void thread_on(struct task_struct *t, __u64 now)
 {
-	__u32 tid = t->pid, tgid = t->tgid;
+	__u32 tid = t->pid, tgid = task_tgid_in_ns(t);
 	struct pf_thread *th = bpf_map_lookup_elem(&pf_threads, &tid);
 
 	if (!th) {

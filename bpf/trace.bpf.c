@@ -27,6 +27,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "pidns.bpf.h"
 #include "trace.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
@@ -103,7 +104,7 @@ struct {
 
 static __always_inline bool followed(__u32 tgid)
 {
-	return all_processes || bpf_map_lookup_elem(&tr_targets, &tgid);
+	return (all_processes && pid_visible(tgid)) || bpf_map_lookup_elem(&tr_targets, &tgid);
 }
 
 static __always_inline void lost(__u32 type)
@@ -117,7 +118,7 @@ static __always_inline void lost(__u32 type)
 static __always_inline void *reserve(__u32 type, __u64 size)
 {
 	struct tr_hdr *h = bpf_ringbuf_reserve(&tr_rb, size, 0);
-	__u64 id = bpf_get_current_pid_tgid();
+	__u64 id = current_pid_tgid();
 
 	if (!h) {
 		lost(type);
@@ -157,7 +158,7 @@ static __always_inline bool ring_ours(__u64 ctx)
 
 	if (v && v->ctx == ctx && (v->ours || v->gen == gen))
 		return v->ours;
-	ours = followed(bpf_get_current_pid_tgid() >> 32);
+	ours = followed(current_pid_tgid() >> 32);
 	set_verdict_gen(ctx, ours, gen);
 	return ours;
 }
@@ -167,9 +168,9 @@ static __always_inline bool ring_ours(__u64 ctx)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(tr_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, one = 1;
+	__u32 ptgid = task_tgid_in_ns(parent), ctgid = task_tgid_in_ns(child), one = 1;
 
-	if (!all_processes && ptgid != ctgid && bpf_map_lookup_elem(&tr_targets, &ptgid))
+	if (!all_processes && ptgid != ctgid && ctgid && bpf_map_lookup_elem(&tr_targets, &ptgid))
 		bpf_map_update_elem(&tr_targets, &ctgid, &one, BPF_ANY);
 	return 0;
 }
@@ -184,7 +185,7 @@ int BPF_PROG(tr_ring_create, int fd, void *rctx, __u32 sq_entries,
 
 	if (as_numbers(rctx, 0, &ring, &unused))
 		return 0;
-	ours = followed(bpf_get_current_pid_tgid() >> 32);
+	ours = followed(current_pid_tgid() >> 32);
 	set_verdict(ring, ours);
 	if (!ours || !(r = reserve(TR_RING, sizeof(*r))))
 		return 0;
@@ -439,7 +440,7 @@ int BPF_PROG(tr_sys_enter, struct pt_regs *regs, long id)
 
 	if (id != NR_ENTER && id != NR_REGISTER && id != NR_SETUP)
 		return 0;
-	if (!followed(bpf_get_current_pid_tgid() >> 32))
+	if (!followed(current_pid_tgid() >> 32))
 		return 0;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	c.nr = id;
@@ -487,7 +488,7 @@ static __always_inline void thread_record(struct task_struct *t, __u8 on)
 {
 	struct tr_thread *r;
 
-	if (!followed(t->tgid))
+	if (!followed(task_tgid_in_ns(t)))
 		return;
 	r = bpf_ringbuf_reserve(&tr_rb, sizeof(*r), 0);
 	if (!r) {
@@ -496,8 +497,8 @@ static __always_inline void thread_record(struct task_struct *t, __u8 on)
 	}
 	r->h.type = TR_THREAD;
 	r->h.cpu = bpf_get_smp_processor_id();
-	r->h.pid = t->tgid;
-	r->h.tid = t->pid;
+	r->h.pid = task_tgid_in_ns(t);
+	r->h.tid = task_pid_in_ns(t);
 	r->h.pad = 0;
 	r->h.ts = bpf_ktime_get_ns();
 	r->on = on;

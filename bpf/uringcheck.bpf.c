@@ -37,6 +37,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "pidns.bpf.h"
 #include "uringcheck.h"
 #include "io_uring_access.bpf.h"
 #include "untrusted.bpf.h"
@@ -318,7 +319,7 @@ static __always_inline void fill_hdr_at(struct uc_hdr *h, __u32 type, __u32 tgid
 {
 	h->type = type;
 	h->tgid = tgid;
-	h->tid = (__u32)bpf_get_current_pid_tgid();
+	h->tid = (__u32)current_pid_tgid();
 	h->pad = 0;
 	h->ts = ts;
 }
@@ -331,7 +332,7 @@ static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
 /* The current process's entry if it is followed (by any session). */
 static __always_inline struct uc_tracked *current_tracked(__u32 *tgid)
 {
-	*tgid = bpf_get_current_pid_tgid() >> 32;
+	*tgid = current_pid_tgid() >> 32;
 	return bpf_map_lookup_elem(&tracked, tgid);
 }
 
@@ -399,13 +400,13 @@ static __always_inline void enter_begins(struct uc_tracked *t)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptgid = task_tgid_in_ns(parent);
+	__u32 ctgid = task_tgid_in_ns(child);
 	struct uc_tracked *pt, ct = { .state = UC_TRACKED };
 	struct uc_proc *e;
 
 	/* Threads share the tgid and are covered already. */
-	if (ptgid == ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
+	if (ptgid == ctgid || !ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
 	ct.session = pt->session;
 	/* A new process: a tgid used before (maps_sent outlives processes
@@ -1371,7 +1372,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
 					  0, 0);
 	if (es && es->session != ENTER_NO_SESSION) {
-		tgid = bpf_get_current_pid_tgid() >> 32;
+		tgid = current_pid_tgid() >> 32;
 		sid = es->session;
 	} else if ((t = current_tracked(&tgid))) {
 		sid = t->session;
@@ -1412,7 +1413,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	v->user_data = req->cqe.user_data;
 	v->ts = now;
 	v->tgid = tgid;
-	v->tid = (__u32)bpf_get_current_pid_tgid();
+	v->tid = (__u32)current_pid_tgid();
 	v->opcode = req->opcode;
 	v->session = sid;
 	v->owner = session_owner(sid);
