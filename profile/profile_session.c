@@ -13,6 +13,7 @@
 #include "core_btf.h"
 #include "kernel_features.h"
 #include "libbpf_log.h"
+#include "pidns.h"
 #include "profile.skel.h"
 
 /* The variants the kernel's BTF calls for; each names its kernel change
@@ -66,6 +67,7 @@ int pf_session_start(struct pf_session *s, const struct pf_config *c)
 		return -1;
 	}
 	s->skel->rodata->all_processes = c->all;
+	PIDNS_RODATA(s->skel->rodata);
 	s->skel->rodata->max_rings = c->max_rings;
 	s->skel->rodata->sample_mask = c->sample - 1;
 	bpf_map__set_max_entries(s->skel->maps.pf_ring_meta, c->max_rings);

@@ -20,6 +20,7 @@
 #include "exit_codes.h"
 #include "options.h"
 #include "mode.h"
+#include "pidns.h"
 #include "run.h"
 #include "runner.h"
 #include "kinds/kinds.h"
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
 	const struct uc_mode_ops *modes[3];
 	struct uc_options opt;
 	struct uc_run_as run_as;
-	char exe[4096] = "";
+	char exe[4096] = "", why[512];
 	int nmodes = 0, e;
 
 	kinds_register();	/* options, suppressions and reports name kinds */
@@ -98,6 +99,10 @@ int main(int argc, char **argv)
 	if (!has_bpf_caps()) {
 		fprintf(stderr, "uringcheck: needs root (CAP_BPF and CAP_PERFMON, or "
 			"CAP_SYS_ADMIN) to load its BPF programs: run it with sudo\n");
+		return UC_EXIT_TOOL_ERROR;
+	}
+	if (pidns_detect(why, sizeof(why))) {
+		fprintf(stderr, "uringcheck: %s\n", why);
 		return UC_EXIT_TOOL_ERROR;
 	}
 	if (run_as_from_env(&run_as, opt.as_root))

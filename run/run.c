@@ -27,6 +27,7 @@
 #include "log_file.h"
 #include "mode.h"
 #include "options.h"
+#include "pidns.h"
 #include "runner.h"
 #include "version.h"
 #include "../reports/pid_lines.h"
@@ -258,6 +259,8 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 		}
 		nm++;
 	}
+	if (!run.spawned)
+		pidns_show_level();
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;

@@ -12,6 +12,7 @@
 #include "core_btf.h"
 #include "kernel_features.h"
 #include "libbpf_log.h"
+#include "pidns.h"
 #include "trace.skel.h"
 
 /* Variants by the kernel's BTF; each names its change in the BPF file. */
@@ -63,6 +64,7 @@ int tr_session_start(struct tr_session *s, const struct tr_config *c,
 		return -1;
 	}
 	s->skel->rodata->all_processes = c->all;
+	PIDNS_RODATA(s->skel->rodata);
 	s->skel->rodata->sample_every = c->sample;
 	bpf_map__set_max_entries(s->skel->maps.tr_rb, c->buffer_mb << 20);
 	choose_variants(s->skel, &k);
