@@ -13,9 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* PROC_PID_INIT_INO: the initial PID namespace's inode, fixed since 3.8. */
-#define UC_PID_INIT_INO	0xEFFFFFFCu
-
 struct uc_pidns uc_pidns;
 
 /* The pid /proc/self names: that of /proc's own namespace; -1 if this

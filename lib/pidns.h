@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* PROC_PID_INIT_INO: the initial PID namespace's inode, fixed since 3.8. */
+#define UC_PID_INIT_INO	0xEFFFFFFCu
+
 struct uc_pidns {
 	uint64_t dev;		/* the namespace file's device, kernel encoding */
 	uint64_t ino;		/* its inode; 0: the initial namespace */
