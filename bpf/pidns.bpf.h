@@ -10,6 +10,7 @@
  * user space made, or sends to user space, goes through here:
  *
  *   current_pid_tgid()     for bpf_get_current_pid_tgid()
+ *   current_tid_into(p)    the thread id into a record's tid (and pad)
  *   task_tgid_in_ns(t)     for t->tgid
  *   task_pid_in_ns(t)      for t->pid (a thread id)
  *
@@ -97,7 +98,65 @@ static __always_inline bool pid_visible(__u32 pid)
 	return pid || !uc_pidns_ino;
 }
 
-/* bpf_get_current_pid_tgid() in our namespace: tgid << 32 | tid. */
+/*
+ * bpf_get_current_pid_tgid() in our namespace: tgid << 32 | tid.
+ *
+ * UC_PIDNS_HELPER_ONLY (the checker's object): the helper alone, its
+ * answer in a per-CPU scratch value and its keys in read-only data, so
+ * that nothing lands on the BPF stack and no register lives across a
+ * call. The checker calls this up to six calls deep, near the verifier's
+ * 512-byte combined stack (6.1 and 6.12 count every slot the compiler
+ * lays out, the host's dead branch included), and at the limit of eight
+ * frames: the walk below would not fit. A task of a namespace below ours
+ * then reads 0 (not followed); uc_fork counts such a child instead of
+ * following it, and the run warns (UC_STAT_PROCS_NS_BELOW).
+ */
+#ifdef UC_PIDNS_HELPER_ONLY
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_pidns_info);
+} uc_pidns_scratch SEC(".maps");
+
+const volatile __u32 uc_pidns_scratch_key = 0;
+
+static __always_inline __u64 current_pid_tgid(void)
+{
+	struct bpf_pidns_info *ns;
+
+	if (!uc_pidns_ino)
+		return bpf_get_current_pid_tgid();
+	ns = bpf_map_lookup_elem(&uc_pidns_scratch, (const void *)&uc_pidns_scratch_key);
+	if (!ns)
+		return 0;
+	/* Zeroed when the task is not of our namespace itself. */
+	bpf_get_ns_current_pid_tgid(uc_pidns_dev, uc_pidns_ino, ns, sizeof(*ns));
+	/* Looked up again rather than kept across the call. */
+	ns = bpf_map_lookup_elem(&uc_pidns_scratch, (const void *)&uc_pidns_scratch_key);
+	return ns ? (__u64)ns->tgid << 32 | ns->pid : 0;
+}
+
+/* The current thread's id into @tid_pad[0], where the helper may write
+ * the tgid into @tid_pad[1] (a header's tid and pad: the caller zeroes
+ * the pad after): the memory at hand takes the answer, no register or
+ * stack slot does. */
+static __always_inline void current_tid_into(__u32 *tid_pad)
+{
+	if (!uc_pidns_ino)
+		tid_pad[0] = (__u32)bpf_get_current_pid_tgid();
+	else
+		bpf_get_ns_current_pid_tgid(uc_pidns_dev, uc_pidns_ino, (void *)tid_pad,
+					    sizeof(struct bpf_pidns_info));
+}
+
+/* @t (a tp_btf argument) is of a namespace below ours. */
+static __always_inline bool task_below_ns(struct task_struct *t)
+{
+	return uc_pidns_ino && uc_pidns_level1 &&
+	       BPF_CORE_READ(t, thread_pid, level) > uc_pidns_level1 - 1;
+}
+#else
 static __always_inline __u64 current_pid_tgid(void)
 {
 	struct bpf_pidns_info ns;
@@ -112,5 +171,6 @@ static __always_inline __u64 current_pid_tgid(void)
 	t = (struct task_struct *)bpf_get_current_task();
 	return (__u64)pidns_task_tgid(t) << 32 | pidns_task_pid(t);
 }
+#endif
 
 #endif /* __PIDNS_BPF_H */

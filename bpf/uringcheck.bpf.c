@@ -37,6 +37,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#define UC_PIDNS_HELPER_ONLY
 #include "pidns.bpf.h"
 #include "uringcheck.h"
 #include "io_uring_access.bpf.h"
@@ -319,14 +320,20 @@ static __always_inline void fill_hdr_at(struct uc_hdr *h, __u32 type, __u32 tgid
 {
 	h->type = type;
 	h->tgid = tgid;
-	h->tid = (__u32)current_pid_tgid();
+	current_tid_into(&h->tid);	/* and the pad, zeroed next */
 	h->pad = 0;
 	h->ts = ts;
 }
 
+/* The clock read after the thread id: nothing but @h lives across the
+ * calls (a spilled clock would grow deep frames, bpf/pidns.bpf.h). */
 static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
 {
-	fill_hdr_at(h, type, tgid, bpf_ktime_get_ns());
+	h->type = type;
+	h->tgid = tgid;
+	current_tid_into(&h->tid);	/* and the pad, zeroed next */
+	h->pad = 0;
+	h->ts = bpf_ktime_get_ns();
 }
 
 /* The current process's entry if it is followed (by any session). */
@@ -409,6 +416,11 @@ int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 	if (ptgid == ctgid || !ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
 	ct.session = pt->session;
+	/* Not followed: its own pid reads 0 (bpf/pidns.bpf.h); said. */
+	if (task_below_ns(child)) {
+		stat_inc(ct.session, UC_STAT_PROCS_NS_BELOW);
+		return 0;
+	}
 	/* A new process: a tgid used before (maps_sent outlives processes
 	 * and instances) has not had its mappings sent. */
 	bpf_map_delete_elem(&maps_sent, &ctgid);

@@ -86,7 +86,8 @@ void pidns_show_level(void)
 
 	if (!uc_pidns.ino)
 		return;
-	pid = fork();
+	/* vfork: the event buffers' page tables are not copied. */
+	pid = vfork();
 	if (pid == 0)
 		_exit(0);
 	if (pid > 0)

@@ -77,6 +77,7 @@ while IFS='|' read -r name expect status opts args match; do
 	pidf=
 	case $name in pidns:*)
 		name=${name#pidns:}
+		label="$name in a PID namespace"	# no colon: the host splits there
 		pidf=/tmp/$name.nspid
 		rm -f $pidf
 	esac
