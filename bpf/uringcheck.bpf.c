@@ -31,6 +31,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#define UC_PIDNS_HELPER_ONLY
+#include "pidns.bpf.h"
 #include "uringcheck.h"
 #include "io_uring_access.bpf.h"
 #include "untrusted.bpf.h"
@@ -79,15 +81,20 @@ struct {
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptgid = task_tgid_in_ns(parent);
+	__u32 ctgid = task_tgid_in_ns(child);
 	struct uc_tracked *pt, ct = { .state = UC_TRACKED };
 	struct uc_proc *e;
 
 	/* Threads share the tgid and are covered already. */
-	if (ptgid == ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
+	if (ptgid == ctgid || !ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
 	ct.session = pt->session;
+	/* Not followed: its own pid reads 0 (bpf/pidns.bpf.h); said. */
+	if (task_below_ns(child)) {
+		stat_inc(ct.session, UC_STAT_PROCS_NS_BELOW);
+		return 0;
+	}
 	/* A new process: a tgid used before (maps_sent outlives processes
 	 * and instances) has not had its mappings sent. */
 	bpf_map_delete_elem(&maps_sent, &ctgid);
@@ -660,7 +667,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
 					  0, 0);
 	if (es && es->session != ENTER_NO_SESSION) {
-		tgid = bpf_get_current_pid_tgid() >> 32;
+		tgid = current_pid_tgid() >> 32;
 		sid = es->session;
 	} else if ((t = current_tracked(&tgid))) {
 		sid = t->session;
@@ -701,7 +708,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	v->user_data = req->cqe.user_data;
 	v->ts = now;
 	v->tgid = tgid;
-	v->tid = (__u32)bpf_get_current_pid_tgid();
+	v->tid = (__u32)current_pid_tgid();
 	v->opcode = req->opcode;
 	v->session = sid;
 	v->owner = session_owner(sid);

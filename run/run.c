@@ -36,6 +36,7 @@
 #include "load.h"
 #include "mode.h"
 #include "options.h"
+#include "pidns.h"
 #include "runner.h"
 #include "user_files.h"
 #include "version.h"
@@ -337,6 +338,8 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	/* Every mode has loaded: the kernel's BTF, parsed once for all of
 	 * them (load/load.h), is no longer needed. */
 	load_release();
+	if (!run.spawned)
+		pidns_show_level();
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;
