@@ -175,6 +175,12 @@ static __always_inline __u64 current_pid_tgid(void)
 	t = (struct task_struct *)bpf_get_current_task();
 	return (__u64)pidns_task_tgid(t) << 32 | pidns_task_pid(t);
 }
+
+/* As above (the checker's form), for a fragment either object includes. */
+static __always_inline void current_tid_into(__u32 *tid_pad)
+{
+	tid_pad[0] = (__u32)current_pid_tgid();
+}
 #endif
 
 #endif /* __PIDNS_BPF_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The opcode table (lib/opcodes.def, the one user space prints with
+ * --list-ops) as constants the check programs test a request against:
+ * how many opcodes it knows, and which of them hold user memory while in
+ * flight. A request the classification reads no range of, of an opcode
+ * that holds memory or that the table does not know, is counted
+ * (UC_STAT_OPS_UNJUDGED), never passed over in silence.
+ */
+#ifndef __OPCODES_BPF_H
+#define __OPCODES_BPF_H
+
+#include "vmlinux.h"
+
+/* The table's memory column: does a request hold user memory? */
+#define UC_OPMEM_NONE	0ull
+#define UC_OPMEM_COPIED	0ull
+#define UC_OPMEM_STORES	1ull
+#define UC_OPMEM_LOADS	1ull
+#define UC_OPMEM_DRIVER	1ull
+
+/* Bit n: opcode n holds user memory while in flight (a constant the
+ * compiler folds: no map, no load). */
+#define OPCODE(num, name, memory, async) | (UC_OPMEM_##memory << (num))
+static const __u64 uc_ops_holding = 0ull
+#include "../lib/opcodes.def"
+	;
+#undef OPCODE
+
+/* How many opcodes the table knows (its numbers are dense from 0). */
+#define OPCODE(num, name, memory, async) + 1
+enum { UC_OPS_KNOWN = 0
+#include "../lib/opcodes.def"
+};
+#undef OPCODE
+
+_Static_assert(UC_OPS_KNOWN <= 64, "uc_ops_holding has one bit per opcode");
+
+#endif /* __OPCODES_BPF_H */
