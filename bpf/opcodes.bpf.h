@@ -11,6 +11,7 @@
 #define __OPCODES_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
 
 /* The table's memory column: does a request hold user memory? */
 #define UC_OPMEM_NONE	0ull
@@ -19,14 +20,6 @@
 #define UC_OPMEM_LOADS	1ull
 #define UC_OPMEM_DRIVER	1ull
 
-/* Bit n: opcode n holds user memory while in flight (a constant the
- * compiler folds: no map, no load). */
-#define OPCODE(num, name, memory, async) | (UC_OPMEM_##memory << (num))
-static const __u64 uc_ops_holding = 0ull
-#include "../lib/opcodes.def"
-	;
-#undef OPCODE
-
 /* How many opcodes the table knows (its numbers are dense from 0). */
 #define OPCODE(num, name, memory, async) + 1
 enum { UC_OPS_KNOWN = 0
@@ -34,6 +27,23 @@ enum { UC_OPS_KNOWN = 0
 };
 #undef OPCODE
 
-_Static_assert(UC_OPS_KNOWN <= 64, "uc_ops_holding has one bit per opcode");
+_Static_assert(UC_OPS_KNOWN <= 64, "one bit per opcode below");
+
+/*
+ * Whether a request of opcode @op that the classification read no range
+ * of goes unjudged: @op holds user memory while in flight (bit @op of a
+ * mask the compiler folds from the table: no map, no load), or the table
+ * does not know it.
+ */
+static __always_inline bool opcode_unjudged(__u32 op)
+{
+#define OPCODE(num, name, memory, async) | (UC_OPMEM_##memory << (num))
+	const __u64 holding = 0ull
+#include "../lib/opcodes.def"
+		;
+#undef OPCODE
+
+	return op >= UC_OPS_KNOWN || ((holding >> op) & 1);
+}
 
 #endif /* __OPCODES_BPF_H */

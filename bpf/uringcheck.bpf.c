@@ -383,7 +383,7 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 		/* An opcode that holds user memory whose range is not read
 		 * here, or one newer than lib/opcodes.def: counted, so the
 		 * run says what it did not judge. */
-		if (op >= UC_OPS_KNOWN || (uc_ops_holding >> op) & 1)
+		if (opcode_unjudged(op))
 			stat_inc(sid, UC_STAT_OPS_UNJUDGED);
 		return 0;
 	}
