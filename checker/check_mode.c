@@ -27,6 +27,7 @@ struct check_mode {
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
+	bool attached;			/* -p: the process runs already */
 	pid_t pid;
 };
 
@@ -77,6 +78,7 @@ static int check_begin(void **state, struct uc_run *run)
 	struct check_mode *c = xcalloc(1, sizeof(*c));
 
 	*state = c;
+	c->attached = !run->spawned;
 	dispatch_init(&c->check, run->rep);
 	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
 	if (session_start(&c->sess, o, on_event, &c->check))
@@ -99,6 +101,10 @@ static int check_follow(void *state, pid_t pid)
 	struct check_mode *c = state;
 
 	c->pid = pid;
+	/* Attached, its rings (whose creation sends the mappings) came
+	 * before us: its mappings are read now, while it surely lives. */
+	if (c->attached)
+		stacks_process_seen(&c->check.ck.stacks, pid);
 	return session_track(&c->sess, pid);
 }
 

@@ -92,7 +92,7 @@ void options_help(FILE *out)
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		"       uringcheck -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n");
+		"       uringcheck [--check] -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n");
 	print_wrapped(out, intro, 0, 72);
 	fprintf(out, "\nOptions:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
@@ -346,7 +346,9 @@ static enum opt_result check(struct uc_options *o)
 			o->reap_lag_ms);
 		return OPT_EXIT_USAGE;
 	}
-	if (o->pid || o->all)
+	/* Attached, the profile is the default; --check -p judges instead
+	 * (add --profile for both). */
+	if ((o->pid || o->all) && !o->check)
 		o->profile = 1;
 	if (o->pid && o->all) {
 		fprintf(stderr, "uringcheck: -p and -a exclude each other\n");
@@ -357,12 +359,12 @@ static enum opt_result check(struct uc_options *o)
 			"program to start ('%s')\n", o->target_argv[0]);
 		return OPT_EXIT_USAGE;
 	}
-	if ((o->pid || o->all) && o->check) {
-		fprintf(stderr, "uringcheck: --check follows a program from its first "
-			"request: it cannot attach (-p/-a profile only)\n");
+	if (o->all && o->check) {
+		fprintf(stderr, "uringcheck: --check attaches to one process (-p PID), "
+			"not to every process (-a is the profile's)\n");
 		return OPT_EXIT_USAGE;
 	}
-	if (o->check && !o->profile) {
+	if (o->check && !o->profile && !o->pid) {
 		fprintf(stderr, "uringcheck: --check is the default mode; it combines "
 			"with --profile\n");
 		return OPT_EXIT_USAGE;

@@ -1227,6 +1227,9 @@ fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 # --- trace mode: the Perfetto timeline and the event export (testsuite/trace/tests.sh)
 . testsuite/trace/tests.sh
 
+# --- attach: the check mode attached to a running process (testsuite/attach/tests.sh)
+. testsuite/attach/tests.sh
+
 # --- containers: a child PID namespace, and the start-up errors (testsuite/containers/tests.sh)
 . testsuite/containers/tests.sh
 
