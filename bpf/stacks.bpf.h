@@ -11,8 +11,9 @@
  * lives in that one rarely-run program), so stacks symbolize even if the
  * process exits right after its hazard.
  *
- * Captures go to the stack store (struct uc_stack in uringcheck.h says
- * why), not the event buffer; records carry their ids.
+ * Captures go to the session's stack store (struct uc_stack in
+ * uringcheck.h says why), not the event buffer; records carry their ids,
+ * which count that session's captures.
  *
  * Cost control: every request one io_uring_enter submits shares one call
  * site, so the first request that holds memory takes the capture and the
@@ -31,16 +32,40 @@
 #include "events.bpf.h"
 #include "enter_state.bpf.h"
 
+/*
+ * Per session: its own stack store, created and mapped by its instance
+ * (checker/session.c) and put at its slot, so that a busy instance
+ * cannot overwrite a quiet one's captures. BPF_F_INNER_MAP: the template
+ * is one slot, an instance's store UC_STACK_SLOTS of them (every store
+ * must carry the same flags).
+ */
+struct stack_store_template {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);	/* read by user space */
+	__uint(max_entries, 1);
+	/* sizes, not types: clang leaves an inner map's value type a
+	 * forward declaration, which libbpf cannot size */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct uc_stack));
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, UC_MAX_SESSIONS);
+	__type(key, __u32);
+	__array(values, struct stack_store_template);
+} stack_stores SEC(".maps");
+
+/* Per session: captures taken into its store so far, the next one's id.
+ * Never reset: a slot's next owner may take over the store as it is, and
+ * an id of the previous owner's is never the id of one of its own. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);	/* read by user space */
-	__uint(max_entries, UC_STACK_SLOTS);
+	__uint(max_entries, UC_MAX_SESSIONS);
 	__type(key, __u32);
-	__type(value, struct uc_stack);
-} stack_store SEC(".maps");
-
-/* Captures taken so far, on every session: the next one's id. */
-__u64 stack_cursor = 0;
+	__type(value, __u64);
+} stack_cursors SEC(".maps");
 
 /* Processes whose mappings were sent since their last exec. */
 struct {
@@ -171,16 +196,23 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct uc_session_cfg *cfg = session_cfg(sid);
-	__u64 sp, end = 0, id;
+	__u64 sp, end = 0, id, *cursor;
 	struct uc_stack *st;
 	__u32 len, off = 0, slot;
+	void *store;
 
 	if (!cfg || !cfg->stack_bytes)
 		return 0;
 	len = cfg->stack_bytes;
-	id = __sync_fetch_and_add(&stack_cursor, 1) + 1;
+	/* The session's own store and cursor; none: no stack (its instance
+	 * is setting up or has left). */
+	store = bpf_map_lookup_elem(&stack_stores, &sid);
+	cursor = bpf_map_lookup_elem(&stack_cursors, &sid);
+	if (!store || !cursor)
+		return 0;
+	id = __sync_fetch_and_add(cursor, 1) + 1;
 	slot = (id - 1) % UC_STACK_SLOTS;
-	st = bpf_map_lookup_elem(&stack_store, &slot);
+	st = bpf_map_lookup_elem(store, &slot);
 	if (!st)
 		return 0;
 	/* Invalidate the slot first: a reader copying the capture it held

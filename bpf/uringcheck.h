@@ -475,9 +475,10 @@ struct uc_reap_lag {
  * regs: ip, sp, bp, bx, r12, r13, r14, r15 (symbolize/unwind.h order).
  *
  * Captures do not travel in the event buffer: they are written to the
- * "stack_store" array, UC_STACK_SLOTS of them in turn (capture id N in
- * slot (N - 1) % UC_STACK_SLOTS), which user space maps and copies from
- * when a record names the id. A capture is 8 KiB, a record a few dozen
+ * session's stack store (bpf/stacks.bpf.h: its instance's array in
+ * stack_stores), UC_STACK_SLOTS of them in turn (the session's capture
+ * id N in slot (N - 1) % UC_STACK_SLOTS), which user space maps and
+ * copies from when a record names the id. A capture is 8 KiB, a record a few dozen
  * bytes: in the event buffer they were most of its traffic, and when it
  * overflowed, the ends and submissions were lost with them. Now a slow
  * reader loses at worst the oldest stacks. id is written last (0 while a

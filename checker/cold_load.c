@@ -123,7 +123,8 @@ static void create_some(struct cold_load *c)
 		if (i >= c->nr_maps || __atomic_load_n(&c->maps_err, __ATOMIC_RELAXED))
 			return;
 		m = c->maps[i];
-		/* Preset (the event buffers), or each half's own copy. */
+		/* Preset (the maps of maps, early_buffer.c), or each
+		 * half's own copy. */
 		if (bpf_map__fd(m) >= 0 || own_copy(m))
 			continue;
 		/* A map of maps is made only with its inner map's descriptor. */
@@ -190,8 +191,9 @@ void cold_load_core_btf(struct cold_load *c, struct btf *kernel,
 }
 
 /* The main thread gets here with the kernel probed while the thread is
- * still making maps (the stack store, the in-flight table and the
- * lost-ends hash alone are ~8 ms): it makes the rest beside it. */
+ * still making maps (the in-flight table and the lost-ends hash are the
+ * large ones; the session's stack store is made with its event buffer,
+ * early_buffer.c): it makes the rest beside it. */
 static int wait_maps(struct cold_load *c)
 {
 	if (c->running) {

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A fresh set's event buffer, made while its programs load. Putting a
+ * A fresh set's event buffer and stack store, made while its programs
+ * load. Putting a
  * buffer in the map-in-map waits for an RCU grace period (10-20 ms here,
  * the kernel's synchronize_rcu() after every update of one from user
  * space), which was start-up's largest wait after the verifier: a thread
  * makes the buffer and puts it in slot 0, the slot a fresh set's first
- * session always claims (slots_claim), meanwhile. The outer map is made
- * here for that, as libbpf would make it, and handed to libbpf.
+ * session always claims (slots_claim), meanwhile; another does the same
+ * with the session's stack store (33 MiB to clear, and a grace period
+ * of its own, beside the buffer's). The outer maps are made here for
+ * that, as libbpf would make them, and handed to libbpf.
  *
  * Then the thread maps it for the reader, but only once a CPU is free:
  * mapping 32 MiB twice (the ring's wrap-around view) fills 16,384
@@ -19,8 +22,11 @@
 #include "early_buffer.h"
 
 #include <bpf/bpf.h>
+#include <linux/types.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+#include "uringcheck.h"
 
 #include "uringcheck.skel.h"
 
@@ -42,40 +48,83 @@ static void *early_buffer_make(void *arg)
 	return NULL;
 }
 
-void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel, long mib,
-			ring_buffer_sample_fn on_record, void *ctx)
+/* A session's stack store: flags as its template's (every inner map of
+ * stack_stores must carry them), its size its own. */
+int stack_store_create(void)
 {
-	struct bpf_map *outer = skel->maps.session_events;
+	LIBBPF_OPTS(bpf_map_create_opts, opts,
+		.map_flags = BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+
+	return bpf_map_create(BPF_MAP_TYPE_ARRAY, "uc_stacks", sizeof(uint32_t),
+			      sizeof(struct uc_stack), UC_STACK_SLOTS, &opts);
+}
+
+static void *early_store_make(void *arg)
+{
+	struct early_buffer *b = arg;
+	uint32_t slot = 0;
+
+	b->store_fd = stack_store_create();
+	if (b->store_fd >= 0 &&
+	    bpf_map_update_elem(b->store_outer, &slot, &b->store_fd, BPF_ANY)) {
+		close(b->store_fd);
+		b->store_fd = -1;
+	}
+	return NULL;
+}
+
+/* Makes the map of maps @outer as libbpf would (its template made from
+ * the object's inner map, then closed) and hands it to libbpf: libbpf's
+ * descriptor, or -1. */
+static int preset_outer(struct bpf_map *outer)
+{
 	const struct bpf_map *inner = bpf_map__inner_map(outer);
+	LIBBPF_OPTS(bpf_map_create_opts, tmpl_opts);
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	int fd, tmpl;
 
-	b->started = false;
-	b->fd = -1;
-	b->gate = -1;
-	b->rb = NULL;
-	b->on_record = on_record;
-	b->ctx = ctx;
-	b->bytes = (uint32_t)mib << 20;
 	if (!inner)
-		return;
-	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "uc_events_tmpl", 0, 0,
-			      bpf_map__max_entries(inner), NULL);
+		return -1;
+	tmpl_opts.map_flags = bpf_map__map_flags(inner);
+	tmpl = bpf_map_create(bpf_map__type(inner), "uc_tmpl", bpf_map__key_size(inner),
+			      bpf_map__value_size(inner), bpf_map__max_entries(inner),
+			      &tmpl_opts);
 	if (tmpl < 0)
-		return;
+		return -1;
 	opts.inner_map_fd = tmpl;
 	fd = bpf_map_create(bpf_map__type(outer), bpf_map__name(outer),
 			    bpf_map__key_size(outer), bpf_map__value_size(outer),
 			    bpf_map__max_entries(outer), &opts);
 	close(tmpl);
 	if (fd < 0)
-		return;
+		return -1;
 	if (bpf_map__reuse_fd(outer, fd)) {
 		close(fd);
-		return;
+		return -1;
 	}
 	close(fd);			/* libbpf holds its own */
-	b->outer = bpf_map__fd(outer);
+	return bpf_map__fd(outer);
+}
+
+void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel, long mib,
+			ring_buffer_sample_fn on_record, void *ctx)
+{
+	b->started = false;
+	b->store_started = false;
+	b->fd = -1;
+	b->store_fd = -1;
+	b->gate = -1;
+	b->rb = NULL;
+	b->on_record = on_record;
+	b->ctx = ctx;
+	b->bytes = (uint32_t)mib << 20;
+	b->store_outer = preset_outer(skel->maps.stack_stores);
+	if (b->store_outer >= 0)
+		b->store_started = !pthread_create(&b->store_thread, NULL,
+						   early_store_make, b);
+	b->outer = preset_outer(skel->maps.session_events);
+	if (b->outer < 0)
+		return;
 	/* Without a gate (no eventfd) the mapping is made as soon as it can. */
 	b->gate = eventfd(0, EFD_CLOEXEC);
 	b->started = !pthread_create(&b->thread, NULL, early_buffer_make, b);
@@ -85,8 +134,13 @@ void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel, lon
 	}
 }
 
-int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb)
+int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb, int *store)
 {
+	if (b->store_started)
+		pthread_join(b->store_thread, NULL);
+	b->store_started = false;
+	*store = b->store_fd;
+	b->store_fd = -1;
 	if (!b->started)
 		return -1;
 	if (b->gate >= 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A fresh set's event buffer, made and mapped while its programs load
- * (early_buffer.c says why and when). */
+/* A fresh set's event buffer and stack store, made (the buffer mapped)
+ * while its programs load (early_buffer.c says why and when). */
 #ifndef UC_EARLY_BUFFER_H
 #define UC_EARLY_BUFFER_H
 
@@ -24,15 +24,26 @@ struct early_buffer {
 	struct ring_buffer *rb;		/* its mapping, once made */
 	ring_buffer_sample_fn on_record;
 	void *ctx;
+	/* The stack store in slot 0 of stack_stores, made on a thread of
+	 * its own (its grace period runs beside the buffer's). */
+	pthread_t store_thread;
+	bool store_started;
+	int store_outer;		/* stack_stores (libbpf's copy of it) */
+	int store_fd;			/* -1: none */
 };
 
-/* Starts making the buffer for @skel's session_events, slot 0, on a thread,
- * if it can (quiet on failure: the buffer is then made after the load).
+/* A session's stack store (bpf/stacks.bpf.h): UC_STACK_SLOTS captures,
+ * mappable. A descriptor, or -1 with errno set. */
+int stack_store_create(void);
+
+/* Starts making the buffer for @skel's session_events, slot 0, and the
+ * store for its stack_stores, slot 0, on threads, if it can (quiet on
+ * failure: they are then made after the load).
  * @on_record and @ctx: its reader, as for ring_buffer__new(). */
 void early_buffer_start(struct early_buffer *b, struct uringcheck_bpf *skel, long mib,
 			ring_buffer_sample_fn on_record, void *ctx);
-/* The buffer, -1 if there is none; its mapping in *@rb, if made. Opens
- * the gate and waits for the thread. */
-int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb);
+/* The buffer, -1 if there is none; its mapping in *@rb, if made; the
+ * store in *@store (-1: none). Opens the gate and waits for the threads. */
+int early_buffer_end(struct early_buffer *b, struct ring_buffer **rb, int *store);
 
 #endif

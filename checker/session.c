@@ -186,11 +186,12 @@ static int reuse_shared(struct uc_session *s, const struct uc_options *o)
 	return own_sampler || o->liburing_uprobes;
 }
 
-/* The buffer the slot's last owner left there, if it has the size asked
- * for: taking it spares creating one and the RCU grace period that every
- * update of a map-in-map waits for (~10 ms, far more on a busy machine).
- * Its leftovers are discarded before the target starts. */
-static int reuse_buffer(int outer, uint32_t slot, uint32_t bytes)
+/* The inner map the slot's last owner left at @slot of @outer, if it is
+ * of the type and size asked for: taking it spares creating one and the
+ * RCU grace period that every update of a map-in-map waits for (~10 ms,
+ * far more on a busy machine). */
+static int reuse_inner(int outer, uint32_t slot, uint32_t type, uint32_t entries,
+		       uint32_t value_size)
 {
 	struct bpf_map_info info = { 0 };
 	uint32_t id, len = sizeof(info);
@@ -201,12 +202,51 @@ static int reuse_buffer(int outer, uint32_t slot, uint32_t bytes)
 	fd = bpf_map_get_fd_by_id(id);
 	if (fd < 0)
 		return -1;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.max_entries != bytes ||
-	    info.type != BPF_MAP_TYPE_RINGBUF) {
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.max_entries != entries ||
+	    info.type != type || info.value_size != value_size) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* The event buffer the slot's last owner left there, if it has the size
+ * asked for. Its leftovers are discarded before the target starts. */
+static int reuse_buffer(int outer, uint32_t slot, uint32_t bytes)
+{
+	return reuse_inner(outer, slot, BPF_MAP_TYPE_RINGBUF, bytes, 0);
+}
+
+/*
+ * This session's own stack store, at its slot of stack_stores
+ * (bpf/stacks.bpf.h): made while the programs loaded (a fresh set's
+ * slot 0), the one the slot's last owner left (as its event buffer; its
+ * captures carry ids the slot's cursor has passed, which this session's
+ * never are), or a new one. It stays there when this session ends, for
+ * the slot's next owner. 0 or an errno.
+ */
+static int session_store(struct uc_session *s)
+{
+	int outer = bpf_map__fd(s->skel->maps.stack_stores);
+	uint32_t slot = s->slot;
+
+	if (s->store_fd >= 0 && slot == 0 && !s->joined)
+		return 0;
+	if (s->store_fd >= 0)
+		close(s->store_fd);
+	s->store_fd = reuse_inner(outer, slot, BPF_MAP_TYPE_ARRAY, UC_STACK_SLOTS,
+				  sizeof(struct uc_stack));
+	if (s->store_fd >= 0)
+		return 0;
+	s->store_fd = stack_store_create();
+	if (s->store_fd < 0 || bpf_map_update_elem(outer, &slot, &s->store_fd, BPF_ANY))
+		return errno ? errno : EINVAL;	/* errno is the thread's */
+	return 0;
+}
+
+static void *session_store_thread(void *arg)
+{
+	return (void *)(long)session_store(arg);
 }
 
 static void *map_shared(int fd, size_t len, int prot)
@@ -246,14 +286,13 @@ static int session_map_truth(struct uc_session *s)
 	s->losses_len = page_round(UC_MAX_SESSIONS * sizeof(struct uc_session_losses));
 	s->losses_all = map_shared(bpf_map__fd(skel->maps.session_losses), s->losses_len,
 				   PROT_READ | PROT_WRITE);
-	/* The store's cursor, in the shared .bss (not skel->bss: mapped here
-	 * whether this instance loaded the object or joined it). */
-	s->bss_len = page_round(sizeof(struct uringcheck_bpf__bss));
-	s->bss = map_shared(bpf_map__fd(skel->maps.bss), s->bss_len, PROT_READ);
-	if (!s->consumer_pos || !s->losses_all || !s->bss)
+	/* The session's stack cursor (bpf/stacks.bpf.h). */
+	s->cursors_len = page_round(UC_MAX_SESSIONS * sizeof(uint64_t));
+	s->cursors = map_shared(bpf_map__fd(skel->maps.stack_cursors), s->cursors_len,
+				PROT_READ);
+	if (!s->consumer_pos || !s->losses_all || !s->cursors)
 		return -1;
-	s->stack_cursor = (const uint64_t *)
-		&((const struct uringcheck_bpf__bss *)s->bss)->stack_cursor;
+	s->stack_cursor = &s->cursors[s->slot];
 	s->losses = &s->losses_all[s->slot];
 	memset(s->losses_all + s->slot, 0, sizeof(*s->losses));
 	session_take_lost_ends(s, NULL, NULL);
@@ -307,14 +346,14 @@ const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index)
 
 	index %= UC_STACK_SLOTS;
 	w = &s->store_windows[index / UC_STORE_WINDOW_SLOTS];
-	if (!w->base && s->skel) {
+	if (!w->base && s->store_fd >= 0) {
 		size_t page = sysconf(_SC_PAGESIZE);
 		size_t from = (size_t)(index / UC_STORE_WINDOW_SLOTS) *
 			UC_STORE_WINDOW_SLOTS * sizeof(struct uc_stack);
 		size_t to = from + UC_STORE_WINDOW_SLOTS * sizeof(struct uc_stack);
 		size_t off = from / page * page;
 		void *p = mmap(NULL, page_round(to) - off, PROT_READ, MAP_SHARED,
-			       bpf_map__fd(s->skel->maps.stack_store), (off_t)off);
+			       s->store_fd, (off_t)off);
 
 		if (p == MAP_FAILED)
 			return NULL;
@@ -478,7 +517,7 @@ static struct btf *early_btf_end(struct early_btf *e)
 static void end_early_buffer(struct uc_session *s)
 {
 	s->cold.loaded_fd = -1;
-	s->events_fd = early_buffer_end(&s->early, &s->rb);
+	s->events_fd = early_buffer_end(&s->early, &s->rb, &s->store_fd);
 }
 
 /* A fresh set: the maps, the kernel probe and then both halves of the
@@ -618,10 +657,15 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		  uc_event_fn fn, void *arg)
 {
 	uint32_t slots = 64;
+	bool store_thread;
+	pthread_t store;
+	void *store_ret;
 	char tag[64];
+	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->events_fd = -1;
+	s->store_fd = -1;
 	s->sampler_perf_fd = -1;
 	s->sampler_link_fd = -1;
 	s->slot = -1;
@@ -654,9 +698,22 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	}
 	if (!s->joined && kernel_side(s, o, slots, false))
 		goto fail;
-	if (session_buffer(s, o->event_buffer_mb)) {
+	/* The stack store beside the event buffer: when both are new, their
+	 * grace periods (session_store) pass at once. */
+	store_thread = !pthread_create(&store, NULL, session_store_thread, s);
+	err = session_buffer(s, o->event_buffer_mb) ? errno : 0;
+	if (store_thread)
+		pthread_join(store, &store_ret);
+	else
+		store_ret = (void *)(long)session_store(s);
+	if (err) {
 		fprintf(stderr, "uringcheck: cannot create the event buffer: %s\n",
-			strerror(errno));
+			strerror(err));
+		goto fail;
+	}
+	if (store_ret) {
+		fprintf(stderr, "uringcheck: cannot create the stack store: %s\n",
+			strerror((int)(long)store_ret));
 		goto fail;
 	}
 	shared_register(&s->shared);
@@ -785,15 +842,18 @@ void session_stop(struct uc_session *s)
 	unmap_if(s->inf_keys, s->inf_len[0]);
 	unmap_if(s->inf_vals, s->inf_len[1]);
 	unmap_store(s);
-	unmap_if(s->bss, s->bss_len);
+	unmap_if(s->cursors, s->cursors_len);
 	s->consumer_pos = NULL;
 	s->losses_all = s->losses = NULL;
 	s->inf_keys = NULL;
 	s->inf_vals = NULL;
-	s->bss = NULL;
+	s->cursors = NULL;
 	s->stack_cursor = NULL;
 	if (s->events_fd >= 0)
 		close(s->events_fd);
+	if (s->store_fd >= 0)
+		close(s->store_fd);
+	s->store_fd = -1;
 	/* Our links and maps: the programs detach when no instance holds
 	 * their links any more. */
 	uringcheck_bpf__destroy(s->skel);

@@ -59,15 +59,17 @@ struct uc_session {
 	uint32_t inf_mask;
 	uint32_t inf_chunk_mask;		/* keys a chunk - 1 */
 	size_t inf_len[2];
-	/* The stack store, mapped a window of slots at a time (session.c,
-	 * session_stack_slot) */
+	/* The session's stack store, mapped a window of slots at a time
+	 * (session.c, session_stack_slot) */
 	struct uc_store_window {
 		const void *base;
 		size_t len, skew;	/* skew: the first slot's offset in it */
 	} store_windows[UC_STACK_SLOTS / UC_STORE_WINDOW_SLOTS];
-	void *bss;				/* the object's .bss */
-	size_t bss_len;
-	const uint64_t *stack_cursor;		/* ... captures taken so far */
+	int store_fd;				/* ... this session's own */
+	const uint64_t *cursors;		/* stack_cursors, mapped */
+	size_t cursors_len;
+	const uint64_t *stack_cursor;		/* ... this session's: captures
+						 * taken into its store so far */
 };
 
 /* Returns 0, or -1 after printing a one-line reason (an unsupported
@@ -91,8 +93,9 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg);
 /* Is request @seq (struct io_kiocb @req) in the kernel's in-flight table
  * now? */
 bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq);
-/* Slot @index of the stack store (struct uc_stack in uringcheck.h); its
- * window of slots is mapped on first use. NULL if it cannot be. */
+/* Slot @index of the session's stack store (struct uc_stack in
+ * uringcheck.h, bpf/stacks.bpf.h); its window of slots is mapped on
+ * first use. NULL if it cannot be. */
 const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
