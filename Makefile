@@ -359,7 +359,7 @@ $(OUTPUT)/loss/%: testsuite/loss/%.c | $(OUTPUT)/loss
 
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
-	overlap_static stack_lib overlap_stripped)
+	overlap_static stack_lib overlap_stripped held_overlap)
 all: $(STACKPROGS)
 $(OUTPUT)/stacks:
 	@mkdir -p $@
@@ -386,6 +386,9 @@ $(OUTPUT)/stacks/overlap_stripped: $(STACK_SRC) | $(OUTPUT)/stacks
 	@objcopy --only-keep-debug $@.full $(OUTPUT)/stacks/debug/overlap_stripped.debug
 	@objcopy --strip-debug --strip-unneeded $@.full $@
 	@rm -f $@.full
+$(OUTPUT)/stacks/held_overlap: testsuite/stacks/held_overlap.c | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -shared -fPIC -o $@ $< -luring

@@ -838,6 +838,40 @@ if want "stacks: --stack-size=0"; then
 		fail "stacks: --stack-size=0" "stacks printed or no sentence" "$TMP/st.0.log"
 	fi
 fi
+if want "stacks: beside a busy instance"; then
+	# Instances side by side share one set of programs, each its own
+	# stack store (bpf/stacks.bpf.h): a busy one (forked_randrw, an
+	# io_uring_enter every few requests, a capture each) cannot
+	# overwrite a quiet one's captures. The quiet one joins while the
+	# busy one runs; its first request waits 1.5 s in flight, its
+	# stack captured long before the report prints it.
+	$UC --keep-warm=0 --log-file="$TMP/st.busy.log" .output/loss/forked_randrw 2 50000000 \
+		>/dev/null 2>&1 &
+	busy=$!
+	for _ in $(seq 100); do pgrep -x -P $busy forked_randrw >/dev/null && break; sleep 0.05; done
+	sleep 0.3
+	$UC -v --keep-warm=0 --log-file="$TMP/st.quiet.log" --json="$TMP/st.quiet.json" \
+		.output/stacks/held_overlap 1500 >/dev/null 2>"$TMP/st.quiet.err"
+	kill -0 $busy 2>/dev/null && still=yes || still=no
+	# its workers too (forked: a signal to the target is not theirs)
+	kill_ours forked_randrw
+	wait $busy 2>/dev/null
+	over=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["summary"]["counters"].get("stacks_overwritten", 0))' \
+		"$TMP/st.quiet.json" 2>/dev/null || echo -1)
+	first=$(site $S/held_overlap.c first)
+	second=$(site $S/held_overlap.c second)
+	cat "$TMP/st.quiet.err" >>"$TMP/st.quiet.log"
+	if [ "$still" = yes ] && grep -q 'joined the BPF programs' "$TMP/st.quiet.err" &&
+	   grep -q "#[0-9]* 0x[0-9a-f]* in main $S/held_overlap.c:$first\$" "$TMP/st.quiet.log" &&
+	   grep -q "#[0-9]* 0x[0-9a-f]* in main $S/held_overlap.c:$second\$" "$TMP/st.quiet.log" &&
+	   ! grep -q 'stacks overwritten' "$TMP/st.quiet.log" && [ "$over" = 0 ]; then
+		pass "stacks: beside a busy instance: the quiet one keeps its stacks (none overwritten)"
+	else
+		fail "stacks: beside a busy instance" "busy still running: $still; stacks_overwritten: $over" \
+			"$TMP/st.quiet.log"
+	fi
+fi
 if want "unit: symbolize"; then
 	if testsuite/unit/symbolize/build.sh .output/unit/symbolize >"$TMP/sym.out" 2>&1; then
 		pass "unit: symbolize ($(tail -1 "$TMP/sym.out"))"
