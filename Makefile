@@ -63,7 +63,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	@$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
 $(OUTPUT)/uringcheck.bpf.o: bpf/uringcheck.bpf.c bpf/uringcheck.h \
-		bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/provided_buffers.bpf.h bpf/channels.bpf.h bpf/inflight.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+		bpf/io_uring_access.bpf.h bpf/fixed_layout.bpf.h bpf/provided_buffers.bpf.h bpf/channels.bpf.h bpf/inflight.bpf.h bpf/syscalls.bpf.h bpf/teardown.bpf.h bpf/reap_lag.bpf.h bpf/stacks.bpf.h bpf/heap_release.bpf.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
 		-Wall -Wno-unused-function -c $< -o $@

@@ -1664,3 +1664,4 @@ int BPF_PROG(uc_cqe_overflow, struct io_ring_ctx *ring, __u64 user_data,
 #include "channels.bpf.h"
 #include "syscalls.bpf.h"
 #include "teardown.bpf.h"
+#include "heap_release.bpf.h"

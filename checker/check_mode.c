@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_probes.h"
+#include "heap_rule.h"
 #include "kernel_features.h"
 #include "liburing_probes.h"
 #include "mode.h"
@@ -18,6 +20,7 @@
 #include "tracker.h"
 #include "xalloc.h"
 #include "../reports/report.h"
+#include "kinds/kinds.h"
 
 struct check_mode {
 	struct uc_session sess;
@@ -78,6 +81,8 @@ static int check_begin(void **state, struct uc_run *run)
 	c->started = true;
 	c->tracker.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->tracker.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	if (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))
+		heap_probes_init(&c->sess);
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -93,7 +98,10 @@ static int check_follow(void *state, pid_t pid)
 	struct check_mode *c = state;
 
 	c->pid = pid;
-	return session_track(&c->sess, pid);
+	if (session_track(&c->sess, pid))
+		return -1;
+	heap_rule_follow(pid, stderr);
+	return 0;
 }
 
 static int check_fd(void *state)
@@ -245,6 +253,7 @@ static void check_free(void *state)
 
 	if (!c)
 		return;
+	heap_rule_free();
 	if (c->started)
 		session_stop(&c->sess);
 	tracker_free(&c->tracker);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "heap_rule.h"
 #include "xalloc.h"
 #include "../reports/dedup.h"
 #include "kinds/kind_reports.h"
@@ -366,6 +367,7 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 		if (size < sizeof(struct uc_ring_create))
 			goto bad;
 		on_ring_create(t, data);
+		heap_rule_process(t, h->tgid);
 		break;
 	case UC_EV_EXEC:
 		on_exec(t, data);
@@ -433,6 +435,11 @@ void tracker_event(struct uc_tracker *t, const void *data, size_t size)
 			r->channel = c->channel;
 		break;
 	}
+	case UC_EV_HEAP_RELEASE:
+		if (size < sizeof(struct uc_heap_release))
+			goto bad;
+		heap_on_release(t, data);
+		break;
 	case UC_EV_MAPPING:
 		if (size < sizeof(struct uc_vma_record))
 			goto bad;

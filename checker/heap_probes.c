@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * free-inflight's probes (bpf/heap_release.bpf.h): glibc's free and
+ * realloc (entry and return) in the libc.so.6 a followed process maps,
+ * each a uprobe perf event whose target is that process. The kernel
+ * plants a breakpoint only in the address spaces of the events' targets,
+ * so nothing else on the machine pays for them; a target's exec keeps
+ * them (the event follows the task into its new image).
+ *
+ * The perf events are opened here rather than through libbpf's
+ * bpf_program__attach_uprobe_opts() because a run that joined another
+ * instance's programs has no loaded bpf_program, only the shared
+ * program's descriptor (checker/shared.c).
+ */
+#define _GNU_SOURCE
+#include "heap_probes.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "uringcheck.skel.h"
+#include "xalloc.h"
+
+/* The program's attach cookies (bpf/heap_release.bpf.h). */
+#define COOKIE_FREE		1
+#define COOKIE_REALLOC		2
+#define COOKIE_REALLOC_RET	3
+
+#define MAX_LIBS	8	/* distinct libc files probed */
+#define MAX_EVENTS	192	/* perf events held: 3 per process followed */
+
+struct libc_file {
+	char path[PATH_MAX];
+	dev_t dev;
+	ino_t ino;
+	uint64_t off_free, off_realloc;	/* file offsets, 0: not found */
+};
+
+static struct {
+	int prog_fd;			/* -1: off */
+	int uprobe_type, retprobe_bit;
+	struct libc_file libs[MAX_LIBS];
+	int nlibs;
+	int fds[MAX_EVENTS * 2];	/* perf events and their links */
+	int nfds;
+	unsigned processes;
+	bool full_told;
+} hp = { .prog_fd = -1 };
+
+static int read_int_file(const char *path, const char *skip)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		if (skip && !strncmp(p, skip, strlen(skip)))
+			p += strlen(skip);
+		v = atoi(p);
+	}
+	fclose(f);
+	return v;
+}
+
+/* File offset of the defined function @name in ELF @elf, 0 if none. */
+static uint64_t elf_func_offset(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t vaddr = 0;
+	size_t nph;
+
+	while (!vaddr && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				vaddr = sym.st_value;
+				break;
+			}
+		}
+	}
+	if (!vaddr || elf_getphdrnum(elf, &nph))
+		return 0;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X) && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_filesz)
+			return vaddr - ph.p_vaddr + ph.p_offset;
+	}
+	return 0;
+}
+
+/* The libc file at @path, its functions found (once per file). */
+static struct libc_file *libc_file(const char *path)
+{
+	struct libc_file *l;
+	struct stat st;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st))
+		return NULL;
+	for (int i = 0; i < hp.nlibs; i++)
+		if (hp.libs[i].dev == st.st_dev && hp.libs[i].ino == st.st_ino)
+			return &hp.libs[i];
+	if (hp.nlibs == MAX_LIBS || elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	l = &hp.libs[hp.nlibs];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		l->off_free = elf_func_offset(elf, "free");
+		l->off_realloc = elf_func_offset(elf, "realloc");
+		elf_end(elf);
+	}
+	close(fd);
+	if (!l->off_free)
+		return NULL;	/* not glibc's (or stripped of .dynsym) */
+	hp.nlibs++;
+	return l;
+}
+
+static int attach_one(const char *path, uint64_t off, bool ret, pid_t pid, uint64_t cookie)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .perf_event.bpf_cookie = cookie);
+	struct perf_event_attr attr = { 0 };
+	int pfd, lfd;
+
+	if (hp.nfds + 2 > (int)(sizeof(hp.fds) / sizeof(hp.fds[0])))
+		return -ENOSPC;
+	attr.size = sizeof(attr);
+	attr.type = hp.uprobe_type;
+	attr.config = ret ? 1ULL << hp.retprobe_bit : 0;
+	attr.config1 = (uint64_t)(uintptr_t)path;
+	attr.config2 = off;
+	pfd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(hp.prog_fd, pfd, BPF_PERF_EVENT, &lo);
+	if (lfd < 0 && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, hp.prog_fd)) {
+		int err = -errno;
+
+		close(pfd);
+		return err;
+	}
+	ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	hp.fds[hp.nfds++] = pfd;
+	if (lfd >= 0)
+		hp.fds[hp.nfds++] = lfd;
+	return 0;
+}
+
+int heap_probes_init(struct uc_session *s)
+{
+	hp.prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_heap_release")
+			       : bpf_program__fd(s->skel->progs.uc_heap_release);
+	hp.uprobe_type = read_int_file("/sys/bus/event_source/devices/uprobe/type", NULL);
+	hp.retprobe_bit = read_int_file("/sys/bus/event_source/devices/uprobe/format/retprobe",
+					"config:");
+	if (hp.prog_fd < 0 || hp.uprobe_type < 0 || hp.retprobe_bit < 0) {
+		hp.prog_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+bool heap_probes_active(void)
+{
+	return hp.prog_fd >= 0;
+}
+
+int heap_probes_attach(pid_t pid, const char *libc_path, FILE *out)
+{
+	struct libc_file *l;
+	int err;
+
+	if (hp.prog_fd < 0)
+		return -1;
+	l = libc_file(libc_path);
+	if (!l)
+		return -1;
+	err = attach_one(l->path, l->off_free, false, pid, COOKIE_FREE);
+	if (!err && l->off_realloc) {
+		err = attach_one(l->path, l->off_realloc, false, pid, COOKIE_REALLOC);
+		if (!err)
+			err = attach_one(l->path, l->off_realloc, true, pid, COOKIE_REALLOC_RET);
+	}
+	if (err == -ENOSPC) {
+		if (!hp.full_told && out)
+			fprintf(out, "uringcheck: note: heap releases judged in the first %u "
+				"processes only (probe table full)\n", hp.processes);
+		hp.full_told = true;
+		return -1;
+	}
+	if (err) {
+		if (out)
+			fprintf(out, "uringcheck: note: cannot probe free() in %s for pid %d "
+				"(%s): heap releases (free-inflight) not judged there\n",
+				l->path, pid, strerror(-err));
+		return -1;
+	}
+	hp.processes++;
+	return 0;
+}
+
+bool heap_probes_attached(const char *libc_path)
+{
+	struct stat st;
+
+	if (stat(libc_path, &st))
+		return false;
+	for (int i = 0; i < hp.nlibs; i++)
+		if (hp.libs[i].dev == st.st_dev && hp.libs[i].ino == st.st_ino)
+			return true;
+	return false;
+}
+
+bool heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
+{
+	char maps[64], line[PATH_MAX + 128];
+	bool found = false;
+	FILE *f;
+
+	if (other && olen)
+		other[0] = 0;
+	if (pid)
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	else
+		snprintf(maps, sizeof(maps), "/proc/self/maps");
+	f = fopen(maps, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/'), *base;
+
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		base = strrchr(p, '/') + 1;
+		if (!found && !strcmp(base, "libc.so.6")) {
+			snprintf(path, len, "%s", p);
+			found = true;
+		}
+		/* Allocators that take malloc and free from glibc. */
+		if (other && olen && !other[0] &&
+		    (strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
+		     strstr(base, "mimalloc") || strstr(base, "hoard") ||
+		     strstr(base, "snmalloc")))
+			snprintf(other, olen, "%s", base);
+	}
+	fclose(f);
+	return found;
+}
+
+void heap_probes_stop(void)
+{
+	for (int i = hp.nfds - 1; i >= 0; i--)
+		close(hp.fds[i]);
+	hp.nfds = 0;
+	hp.prog_fd = -1;
+}
