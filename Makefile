@@ -42,7 +42,8 @@ CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.
 		$(wildcard trace/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
-TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
+TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c)) \
+		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
@@ -136,6 +137,11 @@ $(OUTPUT)/examples/%: examples/%.c | $(OUTPUT)/examples
 $(OUTPUT)/tests/%: testsuite/cases/%.c testsuite/cases/uc_test.h | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -o $@ $< -luring -lpthread
+
+# C++ cases (operator new/delete): g++ is in BUILD_DEPS.
+$(OUTPUT)/tests/%: testsuite/cases/%.cc testsuite/cases/uc_test.h | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	@$(CXX) -O2 -g -Wall -o $@ $< -luring -lpthread
 
 $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c checker/interval_tree.h | $(OUTPUT)/unit

@@ -252,10 +252,10 @@ bool heap_probes_attached(const char *libc_path)
 	return false;
 }
 
-bool heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
+int heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
 {
 	char maps[64], line[PATH_MAX + 128];
-	bool found = false;
+	int found = 0, lines = 0;
 	FILE *f;
 
 	if (other && olen)
@@ -266,17 +266,18 @@ bool heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
 		snprintf(maps, sizeof(maps), "/proc/self/maps");
 	f = fopen(maps, "re");
 	if (!f)
-		return false;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strchr(line, '/'), *base;
 
+		lines++;
 		if (!p)
 			continue;
 		p[strcspn(p, "\n")] = 0;
 		base = strrchr(p, '/') + 1;
 		if (!found && !strcmp(base, "libc.so.6")) {
 			snprintf(path, len, "%s", p);
-			found = true;
+			found = 1;
 		}
 		/* Allocators that take malloc and free from glibc. */
 		if (other && olen && !other[0] &&
@@ -286,7 +287,7 @@ bool heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
 			snprintf(other, olen, "%s", base);
 	}
 	fclose(f);
-	return found;
+	return lines ? found : -1;
 }
 
 void heap_probes_stop(void)

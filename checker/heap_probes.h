@@ -23,8 +23,8 @@ int heap_probes_attach(pid_t pid, const char *libc_path, FILE *out);
 bool heap_probes_attached(const char *libc_path);
 /* The libc.so.6 process @pid (0: this one) maps, into @path; in @other,
  * the name of an allocator library that replaces glibc's malloc, if one
- * is mapped. */
-bool heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen);
+ * is mapped. 1: found, 0: none, -1: its maps are gone (it exited). */
+int heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen);
 void heap_probes_stop(void);
 
 #endif

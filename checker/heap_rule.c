@@ -59,7 +59,7 @@ void heap_rule_follow(pid_t pid, FILE *out)
 		return;
 	/* The target has not run yet: the libc it will map is this
 	 * program's (checked again at its first ring). */
-	if (heap_find_libc(0, libc, sizeof(libc), NULL, 0) &&
+	if (heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 &&
 	    !heap_probes_attach(pid, libc, out))
 		proc_set(pid, HEAP_ATTACHED);
 }
@@ -69,11 +69,15 @@ void heap_rule_process(struct uc_tracker *t, uint32_t tgid)
 	char libc[PATH_MAX], other[NAME_MAX + 1];
 	FILE *out = t->report->out;
 	uintptr_t bits;
+	int found;
 
 	if (!heap_probes_active() || ((bits = proc_bits(tgid)) & HEAP_LOOKED))
 		return;
 	proc_set(tgid, HEAP_LOOKED);
-	if (!heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other))) {
+	found = heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other));
+	if (found < 0)
+		return;		/* gone already: nothing more of it to judge */
+	if (!found) {
 		fprintf(out, "==%u==uringcheck: note: pid %u maps no glibc libc.so.6 (a "
 			"static binary or another libc): heap releases (free-inflight) "
 			"are not judged in it\n", tgid, tgid);

@@ -13,16 +13,16 @@ static const char *release_call(uint32_t how)
 {
 	switch (how) {
 	case UC_HEAP_REALLOC_MOVED:
-		return "realloc() moving the chunk";
+		return "realloc() moving";
 	case UC_HEAP_REALLOC_SHRUNK:
-		return "realloc() shrinking the chunk";
+		return "realloc() shrinking";
 	}
-	return "free()";
+	return "free() of";
 }
 
 static const char *release_name(uint32_t how)
 {
-	return how == UC_HEAP_FREE ? "free" : "realloc";
+	return how == UC_HEAP_FREE ? "free()" : "realloc()";
 }
 
 static void describe(struct uc_finding *f, const struct uc_report *rep)
@@ -31,12 +31,12 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	const struct uc_request_desc *d = &x->req;
 	char b[16];
 
-	uc_finding_title(f, "%s of heap chunk 0x%llx (%llu usable bytes) while %s still "
+	uc_finding_title(f, "%s heap chunk 0x%llx (%llu usable bytes) while %s still "
 			 "uses %llu bytes of it", release_call(x->how),
 			 (unsigned long long)x->chunk, (unsigned long long)x->usable,
 			 uc_opcode_name(d->opcode, b),
 			 (unsigned long long)(x->end - x->start));
-	uc_finding_text(f, "  %s by thread %u\n", release_call(x->how), x->tid);
+	uc_finding_text(f, "  %s by thread %u\n", release_name(x->how), x->tid);
 	uc_finding_show_stack(f, "called at:", uc_finding_stack(f, "freed", x->free_stack_id,
 					kind_why_no_stack(rep, false)));
 	kind_request_text(f, rep, "in flight:", d, "request submitted");
@@ -59,7 +59,7 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 		uc_finding_text(f, "  The kernel may load from memory malloc can hand to "
 				"the next caller: what it sends is undefined.\n");
 
-	uc_finding_evidence(f, "call", json_object_new_string(release_name(x->how)));
+	uc_finding_evidence(f, "call", json_object_new_string(x->how == UC_HEAP_FREE ? "free" : "realloc"));
 	uc_finding_evidence(f, "tid", json_object_new_int64(x->tid));
 	uc_finding_evidence(f, "chunk", uc_json_range(x->chunk, x->chunk + x->usable));
 	uc_finding_evidence(f, "released", uc_json_range(x->rel_start, x->rel_end));
@@ -73,7 +73,7 @@ static void headline(struct uc_finding *f)
 	char b[16];
 
 	uc_finding_headline(f, "free-inflight %s under %s %llu bytes in pid %u",
-			    release_name(x->how), uc_opcode_name(x->req.opcode, b),
+			    x->how == UC_HEAP_FREE ? "free" : "realloc", uc_opcode_name(x->req.opcode, b),
 			    (unsigned long long)(x->end - x->start), x->tgid);
 }
 
