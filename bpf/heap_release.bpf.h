@@ -16,7 +16,8 @@
  * glibc's malloc_usable_size computes it).
  *
  * Nothing is sent unless the process holds user memory in flight right
- * then (the same test the sync calls use, process_busy); user space
+ * then within a span that meets the chunk (bpf/heap_bounds.bpf.h), or
+ * a provided buffer (the test the sync calls use, widened); user space
  * judges the released bytes against the requests in flight
  * (checker/heap_rule.c). A realloc is judged at its return, when its
  * result says what it gave back: the whole old chunk if it moved, the
@@ -64,6 +65,40 @@ static __always_inline __u64 heap_usable(__u64 head)
 	__u64 over = head & HEAP_IS_MMAPPED ? 16 : 8;
 
 	return size > over ? size - over : 0;
+}
+
+struct heap_probe {
+	__u32 tgid;
+	__u32 found;
+	__u64 lo, hi;			/* the chunk */
+};
+
+/* A ring of the process with memory in flight whose span meets the chunk,
+ * or holding a provided buffer now (which is then sent, as for a sync
+ * call: bpf/provided_buffers.bpf.h). */
+static long heap_ring_step(__u64 i, struct heap_probe *p)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (!ri || ri->tgid != p->tgid)
+		return 0;
+	if ((ri->mem_inflight > 0 && ri->mem_lo < p->hi && p->lo < ri->mem_hi) ||
+	    (ri->pbuf_watched && pbuf_held_ring(ri, ctx))) {
+		p->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Might [lo, hi) hold bytes of a request of @tgid in flight? */
+static __always_inline bool heap_may_hit(__u32 tgid, __u64 lo, __u64 hi)
+{
+	struct heap_probe p = { .tgid = tgid, .lo = lo, .hi = hi };
+
+	bpf_loop(ring_slots_hi, heap_ring_step, &p, 0);
+	return p.found;
 }
 
 /* A record of bytes given back (@r: all but its header and stack);
@@ -133,15 +168,14 @@ int uc_heap_release(struct pt_regs *ctx)
 		return heap_send(state->session, tgid, &r);
 	}
 
-	/* free(ptr) or realloc(ptr, size): nothing to judge while the
-	 * process holds no memory in flight. */
+	/* free(ptr) or realloc(ptr, size): nothing to judge unless the
+	 * process holds memory in flight near the chunk. */
 	ptr = PT_REGS_PARM1(ctx);
-	if (!ptr || !(state = current_tracked(&tgid)) || !state->used_uring ||
-	    !process_busy(tgid))
+	if (!ptr || !(state = current_tracked(&tgid)) || !state->used_uring)
 		return 0;
 	head = heap_head(ptr);
 	usable = heap_usable(head);
-	if (!usable)
+	if (!usable || !heap_may_hit(tgid, ptr, ptr + usable))
 		return 0;
 	if (cookie == HEAP_COOKIE_FREE) {
 		r.chunk = r.start = ptr;

@@ -108,6 +108,8 @@ struct ring_info {
 	__s64 mem_inflight;		/* ... of them holding user memory: the
 					 * only partners of a sync call
 					 * (bpf/sync_calls.bpf.h) */
+	__u64 mem_lo, mem_hi;		/* ... the span of their ranges, at
+					 * least (bpf/heap_bounds.bpf.h) */
 	__u64 freed;			/* ends since the free stack was read */
 	__u64 ovf_cursor;		/* last request seen ending in a flush */
 	__u64 ovf_batch;		/* ... the batch it was in (its head) */
@@ -141,6 +143,7 @@ struct {
 } rings SEC(".maps");
 
 #include "inflight.bpf.h"
+#include "heap_bounds.bpf.h"
 #include "ring_index.bpf.h"
 
 /* bpf/teardown.bpf.h */
@@ -1318,8 +1321,10 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 			__sync_fetch_and_add(&quiet_total, 1);
 		}
 		__sync_fetch_and_add(&ri->inflight, 1);
-		if (v->flags & INF_HOLDS_MEM)
+		if (v->flags & INF_HOLDS_MEM) {
+			heap_bounds_note(ri, s);
 			__sync_fetch_and_add(&ri->mem_inflight, 1);
+		}
 	}
 	/* Requests that ended without a CQE go to user space before this
 	 * one, which might reuse their memory. */

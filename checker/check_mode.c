@@ -81,8 +81,10 @@ static int check_begin(void **state, struct uc_run *run)
 	c->started = true;
 	c->tracker.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->tracker.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
-	if (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))
-		heap_probes_init(&c->sess);
+	if ((run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) &&
+	    heap_probes_init(&c->sess))
+		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
+			"heap releases (free-inflight) are not judged\n");
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -138,6 +140,7 @@ static void check_finish(void *state, struct uc_run *run)
 	uint64_t v[UC_STAT__COUNT];
 
 	session_drain(&c->sess);
+	heap_probes_stop();	/* before a --keep-warm holder inherits them */
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
 	c->keep_warm = true;

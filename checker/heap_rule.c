@@ -100,6 +100,7 @@ struct free_scan {
 	const struct uc_heap_release *h;
 	const struct uc_request *last;
 	uint64_t withheld;
+	bool fetched;
 };
 
 static void free_hit(struct itree_node *n, void *arg)
@@ -117,6 +118,11 @@ static void free_hit(struct itree_node *n, void *arg)
 		s->withheld++;
 		return;
 	}
+	/* Its stack only now: a release that hits nothing (most of them)
+	 * never reads the store. */
+	if (!s->fetched)
+		stacks_fetch(&s->t->stacks, h->stack_id);
+	s->fetched = true;
 	memset(&f, 0, sizeof(f));
 	f.tgid = h->hdr.tgid;
 	f.tid = h->hdr.tid;
@@ -143,7 +149,6 @@ void heap_on_release(struct uc_tracker *t, const struct uc_heap_release *h)
 	struct uc_aspace *as = u64map_get(&t->aspaces, h->hdr.tgid);
 	struct free_scan s = { .t = t, .h = h };
 
-	stacks_fetch(&t->stacks, h->stack_id);
 	if (h->end <= h->start)
 		return;
 	evidence_refresh(t);
