@@ -61,6 +61,16 @@ struct {
 	__type(value, struct heap_realloc_call);
 } heap_reallocs SEC(".maps");
 
+/* The record being assembled, off the stack: 6.1 adds up the frames
+ * along the deepest call chain (at most 512 bytes), and this program's
+ * reaches a quiet end's (heap_send() -> collect_process_quiet_ends()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_heap_release);
+} heap_scratch SEC(".maps");
+
 /* The chunk header of user pointer @ptr: its size field, 0 if unreadable. */
 static __always_inline __u64 heap_head(__u64 ptr)
 {
@@ -147,10 +157,10 @@ int uc_heap_release(struct pt_regs *ctx)
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct heap_realloc_call *rc, call = {};
-	struct uc_heap_release r = {};
+	struct uc_heap_release *r;
 	struct uc_tracked *state;
-	__u64 ptr, head, usable, ret;
-	__u32 tgid;
+	__u64 ptr, head, usable, ret, start;
+	__u32 tgid, how, zero = 0;
 
 	if (cookie == HEAP_COOKIE_REALLOC_RET) {
 		rc = bpf_map_lookup_elem(&heap_reallocs, &tid);
@@ -161,23 +171,27 @@ int uc_heap_release(struct pt_regs *ctx)
 		ret = PT_REGS_RC(ctx);
 		if (!ret || !(state = current_tracked(&tgid)))
 			return 0;	/* failed, or realloc(p, 0): free() told */
-		r.chunk = call.ptr;
-		r.head = call.head;
-		r.new_ptr = ret;
-		r.end = call.ptr + call.usable;
 		if (ret != call.ptr) {
-			r.start = call.ptr;
-			r.how = UC_HEAP_REALLOC_MOVED;
-			return heap_send(state->session, tgid, &r);
+			start = call.ptr;
+			how = UC_HEAP_REALLOC_MOVED;
+		} else {
+			/* In place: what lies past the new chunk's usable
+			 * bytes went back (the remainder's own header first). */
+			usable = heap_usable(heap_head(ret));
+			if (!usable || usable >= call.usable)
+				return 0;
+			start = ret + usable;
+			how = UC_HEAP_REALLOC_SHRUNK;
 		}
-		/* In place: what lies past the new chunk's usable bytes went
-		 * back (the remainder's own header first). */
-		usable = heap_usable(heap_head(ret));
-		if (!usable || usable >= call.usable)
+		if (!(r = bpf_map_lookup_elem(&heap_scratch, &zero)))
 			return 0;
-		r.start = ret + usable;
-		r.how = UC_HEAP_REALLOC_SHRUNK;
-		return heap_send(state->session, tgid, &r);
+		r->chunk = call.ptr;
+		r->head = call.head;
+		r->new_ptr = ret;
+		r->start = start;
+		r->end = call.ptr + call.usable;
+		r->how = how;
+		return heap_send(state->session, tgid, r);
 	}
 
 	/* free(ptr) or realloc(ptr, size): nothing to judge unless the
@@ -190,11 +204,14 @@ int uc_heap_release(struct pt_regs *ctx)
 	if (!usable || !heap_may_hit(tgid, ptr, ptr + usable))
 		return 0;
 	if (cookie == HEAP_COOKIE_FREE) {
-		r.chunk = r.start = ptr;
-		r.head = head;
-		r.end = ptr + usable;
-		r.how = UC_HEAP_FREE;
-		return heap_send(state->session, tgid, &r);
+		if (!(r = bpf_map_lookup_elem(&heap_scratch, &zero)))
+			return 0;
+		r->chunk = r->start = ptr;
+		r->head = head;
+		r->new_ptr = 0;
+		r->end = ptr + usable;
+		r->how = UC_HEAP_FREE;
+		return heap_send(state->session, tgid, r);
 	}
 	call.ptr = ptr;
 	call.usable = usable;
