@@ -296,6 +296,14 @@ $(OUTPUT)/trace-tests/%: testsuite/trace/%.c | $(OUTPUT)/trace-tests
 	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring
 all: $(patsubst testsuite/trace/%.c,$(OUTPUT)/trace-tests/%,$(wildcard testsuite/trace/*.c))
 
+# Container tests' helpers (testsuite/containers/tests.sh).
+$(OUTPUT)/containers:
+	@mkdir -p $@
+$(OUTPUT)/containers/%: testsuite/containers/%.c | $(OUTPUT)/containers
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -o $@ $<
+all: $(patsubst testsuite/containers/%.c,$(OUTPUT)/containers/%,$(wildcard testsuite/containers/*.c))
+
 # Loss tests (testsuite/run.sh, section loss).
 LOSSPROGS := $(patsubst testsuite/loss/%.c,$(OUTPUT)/loss/%,$(wildcard testsuite/loss/*.c))
 all: $(LOSSPROGS)

@@ -9,6 +9,7 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include "pidns.bpf.h"
 #include "uringcheck.h"
 #include "losses.bpf.h"
 
@@ -101,14 +102,20 @@ static __always_inline void fill_hdr_at(struct uc_hdr *h, __u32 type, __u32 tgid
 {
 	h->type = type;
 	h->tgid = tgid;
-	h->tid = (__u32)bpf_get_current_pid_tgid();
+	current_tid_into(&h->tid);	/* and the pad, zeroed next */
 	h->pad = 0;
 	h->ts = ts;
 }
 
+/* The clock read after the thread id: nothing but @h lives across the
+ * calls (a spilled clock would grow deep frames, bpf/pidns.bpf.h). */
 static __always_inline void fill_hdr(struct uc_hdr *h, __u32 type, __u32 tgid)
 {
-	fill_hdr_at(h, type, tgid, bpf_ktime_get_ns());
+	h->type = type;
+	h->tgid = tgid;
+	current_tid_into(&h->tid);	/* and the pad, zeroed next */
+	h->pad = 0;
+	h->ts = bpf_ktime_get_ns();
 }
 
 #endif /* __EVENTS_BPF_H */

@@ -61,6 +61,7 @@ struct uc_node {
 #define UC_SA_HANDLER_OFF	0
 
 #define UC_STATX_SIZE		256	/* sizeof(struct statx), uapi */
+#define UC_SIGINFO_SIZE		128	/* sizeof(siginfo_t), uapi (WAITID) */
 #define UC_EPOLL_EVENT_SIZE	12	/* packed on x86-64, uapi */
 
 #define UC_LAYOUT_AS(a, f, b, g) \
@@ -95,6 +96,7 @@ UC_LAYOUT_AS(uc_node, next, io_wq_work_node, next);
 _Static_assert(__builtin_offsetof(struct k_sigaction, sa.sa_handler) == UC_SA_HANDLER_OFF,
 	       "k_sigaction.sa.sa_handler moved");
 _Static_assert(sizeof(struct statx) == UC_STATX_SIZE, "statx");
+_Static_assert(sizeof(struct kernel_siginfo) <= UC_SIGINFO_SIZE, "siginfo");
 _Static_assert(sizeof(struct epoll_event) == UC_EPOLL_EVENT_SIZE, "epoll_event");
 
 /* A kernel word at @p (0 if it cannot be read), as BPF_CORE_READ reads. */

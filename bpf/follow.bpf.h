@@ -17,6 +17,7 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include "pidns.bpf.h"
 
 /* Set by user space before load: -a, every process. */
 const volatile bool all_processes = false;
@@ -34,19 +35,20 @@ __u32 follow_gen;
 
 static __always_inline bool followed(__u32 tgid)
 {
-	return all_processes || bpf_map_lookup_elem(&follow_targets, &tgid);
+	return (all_processes && pid_visible(tgid)) || bpf_map_lookup_elem(&follow_targets, &tgid);
 }
 
 /* At sched_process_fork: @child is followed if @parent is (threads share
- * the tgid and are covered already). @full, if not NULL, is called when
+ * the tgid and are covered already; a child uringcheck's namespace cannot
+ * see has no pid there, 0, and is not). @full, if not NULL, is called when
  * it cannot be (the table is full). */
 static __always_inline void follow_child(struct task_struct *parent,
 					 struct task_struct *child,
 					 void (*full)(void))
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, one = 1;
+	__u32 ptgid = task_tgid_in_ns(parent), ctgid = task_tgid_in_ns(child), one = 1;
 
-	if (all_processes || ptgid == ctgid ||
+	if (all_processes || ptgid == ctgid || !ctgid ||
 	    !bpf_map_lookup_elem(&follow_targets, &ptgid))
 		return;
 	if (bpf_map_update_elem(&follow_targets, &ctgid, &one, BPF_ANY) && full)

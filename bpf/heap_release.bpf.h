@@ -155,6 +155,7 @@ SEC("uprobe")
 int uc_heap_release(struct pt_regs *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
+	/* the global thread id: only this program's key (bpf/pidns.bpf.h) */
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct heap_realloc_call *rc, call = {};
 	struct uc_heap_release *r;

@@ -89,6 +89,24 @@ static __always_inline struct io_accept *req_accept(struct io_kiocb *req)
 	return (struct io_accept *)&req->cmd;
 }
 
+/*
+ * The xattr opcodes' command (io_uring/xattr.c): the value buffer and its
+ * size, read through this file's own view of it so that both kernels'
+ * names of the context type match (struct xattr_ctx before v6.13,
+ * struct kernel_xattr_ctx since): CO-RE follows the member names.
+ */
+struct io_xattr___uc {
+	struct {
+		void *value;
+		unsigned long size;
+	} ctx;
+} __attribute__((preserve_access_index));
+
+/* WAITID's command (v6.7+, io_uring/waitid.c): where the siginfo goes. */
+struct io_waitid___uc {
+	void *infop;
+} __attribute__((preserve_access_index));
+
 /* Head of the link chain being assembled on this ring's submit path. */
 static __always_inline struct io_kiocb *ctx_link_head(struct io_ring_ctx *ctx)
 {

@@ -33,6 +33,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "pidns.bpf.h"
 #include "profile.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
@@ -290,7 +291,7 @@ static __always_inline __u32 ring_slot(__u64 ctx)
 		cache_put(ctx, *s);
 		return *s;
 	}
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = current_pid_tgid() >> 32;
 	if (!followed(tgid)) {
 		/* not ours, until a ring is created there or a process is
 		 * followed */
@@ -337,7 +338,7 @@ SEC("tp_btf/io_uring_create")
 int BPF_PROG(pf_ring_create, int fd, void *rctx, __u32 sq_entries,
 	     __u32 cq_entries, __u32 flags)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 tgid = current_pid_tgid() >> 32;
 	__u64 a, unused;
 
 	if (as_numbers(rctx, 0, &a, &unused))
@@ -712,7 +713,7 @@ int BPF_PROG(pf_sys_enter, struct pt_regs *regs, long id)
 
 	if (id != PF_NR_ENTER && id != PF_NR_REGISTER && id != PF_NR_SETUP)
 		return 0;
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = current_pid_tgid() >> 32;
 	if (id == PF_NR_ENTER) {
 		flags = SC_ARG4(regs);
 		slot = enter_slot(tgid, SC_ARG1(regs), flags);
@@ -799,7 +800,7 @@ int BPF_PROG(pf_register, void *rctx, unsigned int opcode, unsigned int nr_files
  * the kernel's own facts (io_thread_is_wq_worker). */
 static __always_inline void thread_on(struct task_struct *t, __u64 now)
 {
-	__u32 tid = t->pid, tgid = t->tgid;
+	__u32 tid = t->pid, tgid = task_tgid_in_ns(t);
 	struct pf_thread *th = bpf_map_lookup_elem(&pf_threads, &tid);
 
 	if (!th) {

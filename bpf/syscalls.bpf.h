@@ -187,7 +187,7 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 	es->sys_ts = 0;
 	if (b.ns < BLOCK_MIN_NS)
 		return;
-	pid_tgid = bpf_get_current_pid_tgid();
+	pid_tgid = current_pid_tgid();
 	b.tgid = pid_tgid >> 32;
 	b.tid = (__u32)pid_tgid;
 	b.nr = id;
@@ -382,7 +382,7 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 		blocking_begins(id);
 		return 0;
 	}
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = current_pid_tgid() >> 32;
 	state = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!state)
 		return 0;
@@ -502,7 +502,7 @@ SEC("tp_btf/signal_deliver")
 int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	     struct k_sigaction *ka)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 tgid = current_pid_tgid() >> 32;
 	struct uc_tracked *state;
 
 	state = bpf_map_lookup_elem(&tracked, &tgid);

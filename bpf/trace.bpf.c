@@ -28,6 +28,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "pidns.bpf.h"
 #include "trace.h"
 #include "io_uring_access.bpf.h"
 #include "addr_keys.bpf.h"
@@ -102,7 +103,7 @@ static __always_inline void lost(__u32 type)
 static __always_inline void *reserve(__u32 type, __u64 size)
 {
 	struct tr_hdr *h = bpf_ringbuf_reserve(&tr_rb, size, 0);
-	__u64 id = bpf_get_current_pid_tgid();
+	__u64 id = current_pid_tgid();
 
 	if (!h) {
 		lost(type);
@@ -142,7 +143,7 @@ static __always_inline bool ring_ours(__u64 ctx)
 
 	if (v && v->ctx == ctx && (v->ours || v->gen == gen))
 		return v->ours;
-	ours = followed(bpf_get_current_pid_tgid() >> 32);
+	ours = followed(current_pid_tgid() >> 32);
 	set_verdict_gen(ctx, ours, gen);
 	return ours;
 }
@@ -166,7 +167,7 @@ int BPF_PROG(tr_ring_create, int fd, void *rctx, __u32 sq_entries,
 
 	if (as_numbers(rctx, 0, &ring, &unused))
 		return 0;
-	ours = followed(bpf_get_current_pid_tgid() >> 32);
+	ours = followed(current_pid_tgid() >> 32);
 	set_verdict(ring, ours);
 	if (!ours || !(r = reserve(TR_RING, sizeof(*r))))
 		return 0;
@@ -421,7 +422,7 @@ int BPF_PROG(tr_sys_enter, struct pt_regs *regs, long id)
 
 	if (id != NR_ENTER && id != NR_REGISTER && id != NR_SETUP)
 		return 0;
-	if (!followed(bpf_get_current_pid_tgid() >> 32))
+	if (!followed(current_pid_tgid() >> 32))
 		return 0;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	c.nr = id;
@@ -469,7 +470,7 @@ static __always_inline void thread_record(struct task_struct *t, __u8 on)
 {
 	struct tr_thread *r;
 
-	if (!followed(t->tgid))
+	if (!followed(task_tgid_in_ns(t)))
 		return;
 	r = bpf_ringbuf_reserve(&tr_rb, sizeof(*r), 0);
 	if (!r) {
@@ -478,8 +479,8 @@ static __always_inline void thread_record(struct task_struct *t, __u8 on)
 	}
 	r->h.type = TR_THREAD;
 	r->h.cpu = bpf_get_smp_processor_id();
-	r->h.pid = t->tgid;
-	r->h.tid = t->pid;
+	r->h.pid = task_tgid_in_ns(t);
+	r->h.tid = task_pid_in_ns(t);
 	r->h.pad = 0;
 	r->h.ts = bpf_ktime_get_ns();
 	r->on = on;

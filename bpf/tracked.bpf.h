@@ -9,6 +9,7 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include "pidns.bpf.h"
 #include "uringcheck.h"
 
 /* Every process followed, by tgid, with the session that follows it. */
@@ -22,7 +23,7 @@ struct {
 /* The current process's entry if it is followed (by any session). */
 static __always_inline struct uc_tracked *current_tracked(__u32 *tgid)
 {
-	*tgid = bpf_get_current_pid_tgid() >> 32;
+	*tgid = current_pid_tgid() >> 32;
 	return bpf_map_lookup_elem(&tracked, tgid);
 }
 

@@ -166,6 +166,11 @@ enum uc_stat {
 	UC_STAT_TASK_STORAGE,	/* per-thread state not created (7.x can
 				 * refuse from a tracepoint): that thread's
 				 * requests are stamped one by one */
+	UC_STAT_PROCS_NS_BELOW,	/* processes not followed: in a PID namespace
+				 * below uringcheck's (bpf/pidns.bpf.h) */
+	UC_STAT_OPS_UNJUDGED,	/* requests of opcodes that hold user memory
+				 * the checker reads no range of, or newer
+				 * than lib/opcodes.def */
 	UC_STAT__COUNT,
 };
 

@@ -44,6 +44,8 @@ static const char *const stat_names[UC_STAT__COUNT] = {
 	[UC_STAT_RINGS_FULL] = "rings not tracked: ring table full",
 	[UC_STAT_PROCS_FULL] = "processes not followed: process table full",
 	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
+	[UC_STAT_PROCS_NS_BELOW] = "processes not followed: in a PID namespace below uringcheck's (run uringcheck inside it)",
+	[UC_STAT_OPS_UNJUDGED] = "requests of opcodes whose memory is not judged (uringcheck --list-ops, docs/hazards.md)",
 };
 
 /* The counters behind the loss warnings, for --json (stable names). */
@@ -60,6 +62,8 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_DONES] = "requests_finished",
 	[UC_STAT_OVERFLOW_UNMATCHED] = "overflow_ends_deferred",
 	[UC_STAT_TASK_STORAGE] = "task_storage_unavailable",
+	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
+	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)

@@ -35,6 +35,7 @@
 #include "kernel_btf.h"
 #include "libbpf_log.h"
 #include "load.h"
+#include "pidns.h"
 #include "slots.h"
 #include "uringcheck.skel.h"
 
@@ -119,6 +120,11 @@ static void shared_tag(char *out, size_t len, uint32_t slots)
 
 	snprintf(out, len, "uc-%016llx-%u",
 		 (unsigned long long)hash_bytes(elf, sz, 0xcbf29ce484222325ULL), slots);
+	/* Its pids are one PID namespace's (lib/pidns.h): only instances of
+	 * that namespace share. */
+	if (uc_pidns.ino)
+		snprintf(out + strlen(out), len - strlen(out), "-ns%llu",
+			 (unsigned long long)uc_pidns.ino);
 }
 
 /* The attached programs of @skel, by name, for others to join. */
@@ -511,6 +517,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 		return -1;
 	}
 	set_sizes(s->skel, slots);
+	PIDNS_RODATA(s->skel->rodata);
 	/* The event buffer and the maps are made meanwhile. */
 	early_buffer_start(&s->early, s->skel, o->event_buffer_mb, on_ringbuf, s);
 	s->cold.loaded_fd = s->early.gate;
@@ -553,6 +560,7 @@ static int load_joined(struct uc_session *s, const struct uc_options *o,
 	if (!s->skel)
 		return -1;
 	set_sizes(s->skel, slots);
+	PIDNS_RODATA(s->skel->rodata);
 	need_load = reuse_shared(s, o);
 	if (need_load < 0)
 		return -1;

@@ -7,11 +7,9 @@
 #include <string.h>
 
 #include "opcode_names.h"
-#include "version.h"
 
 #define UC_STACK_BYTES_MAX 8192	/* UC_STACK_BYTES in bpf/uringcheck.h */
 #include "xalloc.h"
-#include "../reports/report.h"
 
 enum opt_kind { K_FLAG, K_INT, K_STR, K_LIST };
 
@@ -64,21 +62,11 @@ static void print_wrapped(FILE *out, const char *text, int indent, int width)
 	}
 }
 
-/* Appends the names of the kinds whose default is @sev to @buf, as
- * "a, b, c", in the table's order. */
-static void kinds_of_severity(char *buf, size_t len, enum uc_severity sev)
+static const struct uc_options_kinds *kinds;
+
+void options_set_kinds(const struct uc_options_kinds *k)
 {
-	const char *sep = "";
-
-	for (int k = 0; k < uc_kinds_count(); k++) {
-		const struct uc_rule *r = uc_kind_rule(k);
-		size_t used = strlen(buf);
-
-		if (r->severity != sev)
-			continue;
-		snprintf(buf + used, len - used, "%s%s", sep, r->name);
-		sep = ", ";
-	}
+	kinds = k;
 }
 
 void options_help(FILE *out)
@@ -88,10 +76,10 @@ void options_help(FILE *out)
 
 	/* The kinds come from their table (checker/kinds/kinds.def), so that
 	 * a new kind, or a changed default, is never missing here. */
-	kinds_of_severity(intro, sizeof(intro), UC_SEV_ERROR);
+	kinds->names(intro, sizeof(intro), true);
 	n = strlen(intro);
 	snprintf(intro + n, sizeof(intro) - n, " (errors) and ");
-	kinds_of_severity(intro, sizeof(intro), UC_SEV_WARNING);
+	kinds->names(intro, sizeof(intro), false);
 	n = strlen(intro);
 	snprintf(intro + n, sizeof(intro) - n, "%s",
 		 " (warnings); --list-kinds says what each is. Reports go to "
@@ -243,12 +231,11 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			return n;
 		}
 		if (!strcmp(a, "--version")) {
-			print_version(stdout);
-			*early = OPT_EXIT_OK;
+			*early = OPT_EXIT_VERSION;
 			return n;
 		}
 		if (!strcmp(a, "--list-kinds")) {
-			uc_kinds_list(stdout);
+			kinds->list(stdout);
 			*early = OPT_EXIT_OK;
 			return n;
 		}
@@ -345,9 +332,9 @@ static enum opt_result check(struct uc_options *o)
 			o->stack_size, UC_STACK_BYTES_MAX);
 		return OPT_EXIT_USAGE;
 	}
-	o->fail_mask = uc_kinds_fail_default();	/* no --fail-on: the table's */
-	if ((o->fail_on && uc_kinds_parse(o->fail_on, &o->fail_mask, "--fail-on")) ||
-	    uc_kinds_parse(o->hazards, &o->hazard_mask, "--hazards"))
+	o->fail_mask = kinds->fail_default();	/* no --fail-on: the table's */
+	if ((o->fail_on && kinds->parse(o->fail_on, &o->fail_mask, "--fail-on")) ||
+	    kinds->parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
 	if (o->keep_warm > 3600) {
 		fprintf(stderr, "uringcheck: --keep-warm=%ld: at most 3600 seconds\n",

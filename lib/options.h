@@ -29,9 +29,27 @@ struct uc_options {
 
 enum opt_result {
 	OPT_RUN,			/* run target_argv */
-	OPT_EXIT_OK,			/* --help / --version / --list-kinds printed */
+	OPT_EXIT_OK,			/* --help / --list-kinds / --list-ops printed */
+	OPT_EXIT_VERSION,		/* --version asked: the caller prints it */
 	OPT_EXIT_USAGE,			/* error printed */
 };
+
+/*
+ * What the parser asks of the hazard kinds. They live above lib/ (the
+ * registry in reports/, filled by the check mode's table), so the
+ * command hands them in (run/main.c) before parsing: lib/ knows no kind.
+ */
+struct uc_options_kinds {
+	/* Appends "a, b, c" to @buf: the kinds that are errors by default
+	 * (@errors) or warnings, in their table's order. */
+	void (*names)(char *buf, size_t len, bool errors);
+	void (*list)(FILE *out);		/* --list-kinds */
+	unsigned int (*fail_default)(void);	/* --fail-on's default mask */
+	/* "a,b", "all" or "none" into a mask; -1 with a message naming
+	 * @option on an unknown name */
+	int (*parse)(const char *list, unsigned int *mask, const char *option);
+};
+void options_set_kinds(const struct uc_options_kinds *k);
 
 void options_defaults(struct uc_options *o);
 /*

@@ -6,7 +6,4 @@
 
 #define UC_VERSION "0.3.0"
 
-/* The version, and which kernel hooks this kernel offers (probed). */
-void print_version(FILE *out);
-
 #endif

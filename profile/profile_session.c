@@ -18,6 +18,7 @@
 #include "follow.h"
 #include "kernel_features.h"
 #include "load.h"
+#include "pidns.h"
 #include "profile.skel.h"
 
 static struct bpf_object_skeleton *open_profile(const struct bpf_object_open_opts *opts,
@@ -39,6 +40,7 @@ static int configure(void *skel, const struct uc_kernel *k, void *arg)
 
 	s->paths = kernel_judges_loads(k);
 	p->rodata->all_processes = c->all;
+	PIDNS_RODATA(p->rodata);
 	p->rodata->max_rings = c->max_rings;
 	p->rodata->sample_mask = c->sample - 1;
 	bpf_map__set_max_entries(p->maps.pf_ring_meta, c->max_rings);

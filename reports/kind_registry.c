@@ -120,3 +120,18 @@ void uc_kinds_list(FILE *out)
 			error ? "yes" : "no", kinds[k].short_desc ? kinds[k].short_desc : "");
 	}
 }
+
+void uc_kinds_names(char *buf, size_t len, enum uc_severity sev)
+{
+	const char *sep = "";
+
+	for (int k = 0; k < uc_kinds_count(); k++) {
+		const struct uc_rule *r = uc_kind_rule(k);
+		size_t used = strlen(buf);
+
+		if (r->severity != sev)
+			continue;
+		snprintf(buf + used, len - used, "%s%s", sep, r->name);
+		sep = ", ";
+	}
+}

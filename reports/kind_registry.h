@@ -50,6 +50,9 @@ int uc_kind_lookup(const char *name);
 unsigned int uc_kinds_all(void);
 /* The kinds that fail a run unless --fail-on says otherwise: the errors. */
 unsigned int uc_kinds_fail_default(void);
+/* Appends "a, b, c" to @buf: the kinds whose default is @sev, in table
+ * order (--help's sentence). */
+void uc_kinds_names(char *buf, size_t len, enum uc_severity sev);
 /* Lists the valid kind names on @out, each after a space. */
 void uc_kinds_print(FILE *out);
 /* Parses "overlap,dropped", "all" or "none" into a kind mask; -1 and a

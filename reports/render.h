@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside reports/: the three renderers of a finding (text, JSON, SARIF)
- * and what they share with report.c. Nothing outside reports/ includes
+ * and what they share with report.c (report_rules.c). Nothing outside reports/ includes
  * this; the rest of the program sees report.h and finding.h.
  */
 #ifndef UC_RENDER_H
@@ -16,6 +16,9 @@
 int report_frames(const struct uc_report *rep, uint64_t id, struct uc_supp_frame *fr,
 		  int max);
 
+/* @r's slot among the rules outside the hazard kinds (rep->ext), -1 if
+ * it has none (yet). */
+int report_ext_slot(const struct uc_report *rep, const struct uc_rule *r);
 /* The rule's family: "hazard" for the kinds, else its type ("doctor"),
  * "other" if it gives none. JSON rule_type, the summary's grouping. */
 const char *report_rule_type(const struct uc_rule *r);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "report.h"
-#include "user_files.h"
 #include "xalloc.h"
 
 enum pat_kind { PAT_FUN, PAT_SRC, PAT_OBJ, PAT_ANY };
@@ -219,20 +218,9 @@ fail:
 	return -1;
 }
 
-int supp_load(struct uc_suppressions *s, const char *path)
+int supp_parse(struct uc_suppressions *s, const char *path, char *text, size_t len)
 {
-	char err[256];
-	size_t len;
-	char *text = uf_read(path, UF_READ_MAX, &len, err, sizeof(err));
-	int r;
-
-	if (!text) {
-		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %s\n", path, err);
-		return -1;
-	}
-	r = parse(s, path, text, len);
-	free(text);
-	return r;
+	return parse(s, path, text, len);
 }
 
 void supp_free(struct uc_suppressions *s)

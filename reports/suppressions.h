@@ -38,9 +38,11 @@ struct uc_suppressions {
 	size_t n;
 };
 
-/* Parses @path and appends its blocks. -1 after printing
- * "uringcheck: FILE:LINE: reason" (unknown kinds list the valid ones). */
-int supp_load(struct uc_suppressions *s, const char *path);
+/* Parses @text in place (@len bytes, the file @path as its reader read it: the
+ * command reads it as the invoking user, lib/user_files.c) and appends
+ * its blocks. -1 after printing "uringcheck: FILE:LINE: reason" (unknown
+ * kinds list the valid ones). */
+int supp_parse(struct uc_suppressions *s, const char *path, char *text, size_t len);
 void supp_free(struct uc_suppressions *s);
 /* The matching block for kind @kind_name and @frames, or -1. */
 /* One more finding suppressed by block @i (matched earlier). */

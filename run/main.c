@@ -3,13 +3,13 @@
  * uringcheck: run a program and report the io_uring buffer hazards it
  * causes, or profile or trace its io_uring use. This file parses the
  * options (lib/options.c), checks what must hold before any BPF is
- * loaded (the target exists, the capabilities), picks the modes and
+ * loaded (the target exists; run/preflight.c: capabilities, /sys,
+ * io_uring; lib/pidns.c: the PID namespace), picks the modes and
  * hands over to the one run loop (run.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +21,14 @@
 #include "options.h"
 #include "mode.h"
 #include "policy.h"
+#include "pidns.h"
+#include "preflight.h"
 #include "run.h"
 #include "runner.h"
 #include "user_files.h"
+#include "version.h"
+#include "../reports/kind_registry.h"
 #include "kinds/kinds.h"
-
-static bool has_bpf_caps(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
-
-	if (syscall(SYS_capget, &h, d))
-		return geteuid() == 0;
-	/* CAP_SYS_ADMIN, or CAP_BPF + CAP_PERFMON (5.8+) */
-	if (d[0].effective & (1u << CAP_SYS_ADMIN))
-		return true;
-	return (d[1].effective & (1u << (CAP_BPF - 32))) &&
-	       (d[1].effective & (1u << (CAP_PERFMON - 32)));
-}
 
 /* Like execvp's search, to fail fast (before loading BPF) on a typo.
  * The path found is kept in @found (for the uprobe mode). */
@@ -72,19 +62,37 @@ static int find_program(const char *name, char *found, size_t len)
 	return err;
 }
 
+/* --help's kinds sentence; the parser knows no kind (lib/options.h). */
+static void kind_names(char *buf, size_t len, bool errors)
+{
+	uc_kinds_names(buf, len, errors ? UC_SEV_ERROR : UC_SEV_WARNING);
+}
+
+static const struct uc_options_kinds option_kinds = {
+	.names = kind_names,
+	.list = uc_kinds_list,
+	.fail_default = uc_kinds_fail_default,
+	.parse = uc_kinds_parse,
+};
+
 int main(int argc, char **argv)
 {
 	const struct uc_mode_ops *modes[3];
 	struct uc_options opt;
 	struct uc_run_as run_as;
-	char exe[4096] = "";
+	char exe[4096] = "", why[1024];
 	int nmodes = 0, e;
 
 	kinds_register();	/* options, suppressions and reports name kinds */
 	runner_ignore_sigpipe();
+	options_set_kinds(&option_kinds);
 	options_defaults(&opt);
 	switch (options_parse(&opt, argc, argv)) {
 	case OPT_EXIT_OK:
+		options_free(&opt);
+		return 0;
+	case OPT_EXIT_VERSION:
+		print_version(stdout);
 		options_free(&opt);
 		return 0;
 	case OPT_EXIT_USAGE:
@@ -101,9 +109,9 @@ int main(int argc, char **argv)
 		options_free(&opt);
 		return UC_EXIT_NOT_FOUND;
 	}
-	if (!has_bpf_caps()) {
-		fprintf(stderr, "uringcheck: needs root (CAP_BPF and CAP_PERFMON, or "
-			"CAP_SYS_ADMIN) to load its BPF programs: run it with sudo\n");
+	if (preflight(opt.target_argv != NULL, why, sizeof(why)) ||
+	    pidns_detect(why, sizeof(why))) {
+		fprintf(stderr, "uringcheck: %s\n", why);
 		options_free(&opt);
 		return UC_EXIT_TOOL_ERROR;
 	}

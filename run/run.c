@@ -36,6 +36,7 @@
 #include "load.h"
 #include "mode.h"
 #include "options.h"
+#include "pidns.h"
 #include "runner.h"
 #include "user_files.h"
 #include "version.h"
@@ -63,6 +64,25 @@ static uint64_t now_ns(void)
 }
 
 /* The run's report: every mode's findings, one set of options. */
+
+/* A suppression file, read whole as the invoking user (bounded, no
+ * FIFO or device: lib/user_files.c), then parsed. */
+static int load_suppressions(struct uc_suppressions *supp, const char *path)
+{
+	char err[256];
+	size_t len;
+	char *text = uf_read(path, UF_READ_MAX, &len, err, sizeof(err));
+	int r;
+
+	if (!text) {
+		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %s\n", path, err);
+		return -1;
+	}
+	r = supp_parse(supp, path, text, len);
+	free(text);
+	return r;
+}
+
 static int report_setup(struct uc_report *rep, const struct uc_options *o, bool checking)
 {
 	static char root[4096];
@@ -87,7 +107,7 @@ static int report_setup(struct uc_report *rep, const struct uc_options *o, bool 
 		rep->srcroot = root;
 	}
 	for (int i = 0; i < o->suppressions.n; i++)
-		if (supp_load(&rep->supp, o->suppressions.v[i]))
+		if (load_suppressions(&rep->supp, o->suppressions.v[i]))
 			return -1;
 	return 0;
 }
@@ -318,6 +338,8 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	/* Every mode has loaded: the kernel's BTF, parsed once for all of
 	 * them (load/load.h), is no longer needed. */
 	load_release();
+	if (!run.spawned)
+		pidns_show_level();
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;

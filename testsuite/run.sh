@@ -40,6 +40,10 @@
 #             look-alike (ok_*.c) must stay silent
 #   trace     --trace decodes with protoc, slices nest, flows end, known
 #             workloads on their paths; --events round-trips as CSV/JSONL
+#   containers  every mode in a child PID namespace (unshare), as in any
+#             container: the host's verdicts and counts, the namespace's
+#             pids; -p into a namespace below; start-up errors that name
+#             what is missing (capabilities, user namespace, seccomp)
 #   bench     bench/run.sh --smoke: must run and print its table
 #
 # Ends with "N passed, N failed"; exits 1 if anything failed.
@@ -1223,6 +1227,9 @@ fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 
 # --- trace mode: the Perfetto timeline and the event export (testsuite/trace/tests.sh)
 . testsuite/trace/tests.sh
+
+# --- containers: a child PID namespace, and the start-up errors (testsuite/containers/tests.sh)
+. testsuite/containers/tests.sh
 
 # --- benchmark smoke run (timings are reported, never judged) -------------------
 if want "bench"; then

@@ -16,6 +16,7 @@
 
 #include "load.h"
 #include "follow.h"
+#include "pidns.h"
 #include "trace.skel.h"
 
 static struct bpf_object_skeleton *open_trace(const struct bpf_object_open_opts *opts,
@@ -34,6 +35,7 @@ static int configure(void *skel, const struct uc_kernel *k, void *arg)
 	const struct tr_config *c = arg;
 
 	t->rodata->all_processes = c->all;
+	PIDNS_RODATA(t->rodata);
 	t->rodata->sample_every = c->sample;
 	bpf_map__set_max_entries(t->maps.tr_rb, c->buffer_mb << 20);
 	return 0;

@@ -71,9 +71,27 @@ while IFS='|' read -r name expect status opts args match; do
 		fi
 		continue
 	esac
+	# pidns:NAME: NAME in a child PID namespace (busybox unshare), which
+	# writes its pid as seen there before it runs: the report's
+	label=$name
+	pidf=
+	case $name in pidns:*)
+		name=${name#pidns:}
+		label="$name in a PID namespace"	# no colon: the host splits there
+		pidf=/tmp/$name.nspid
+		rm -f $pidf
+	esac
 	log=/tmp/$name.log
-	# shellcheck disable=SC2086
-	timeout 120 ./uringcheck --keep-warm=0 --log-file=$log $opts -- ./$name $args >/tmp/$name.out 2>/tmp/$name.err
+	rm -f $log
+	if [ -n "$pidf" ]; then
+		# shellcheck disable=SC2086,SC2016
+		timeout 120 unshare --pid --fork --mount-proc ./uringcheck --keep-warm=0 \
+			--log-file=$log $opts -- sh -c 'echo $$ >"$0"; exec "$@"' $pidf \
+			./$name $args >/tmp/$name.out 2>/tmp/$name.err
+	else
+		# shellcheck disable=SC2086
+		timeout 120 ./uringcheck --keep-warm=0 --log-file=$log $opts -- ./$name $args >/tmp/$name.out 2>/tmp/$name.err
+	fi
 	rc=$?
 	got=""
 	for k in $KINDS; do
@@ -85,10 +103,11 @@ while IFS='|' read -r name expect status opts args match; do
 	[ "$got" = "$want" ] || ok=0
 	[ "$rc" = "$status" ] || ok=0
 	if [ -n "$match" ] && ! cat $log /tmp/$name.err 2>/dev/null | grep -qE -- "$match"; then ok=0; fi
+	if [ -n "$pidf" ] && [ -n "$want" ] && ! grep -q "^==$(cat $pidf 2>/dev/null)==" $log; then ok=0; fi
 	if [ $ok = 1 ]; then
-		echo "RESULT PASS $name: [${got:-clean}] exit $rc"
+		echo "RESULT PASS $label: [${got:-clean}] exit $rc${pidf:+, pid $(cat $pidf 2>/dev/null) as the namespace sees it}"
 	else
-		echo "RESULT FAIL $name: expected [${want:-clean}] exit $status, got [${got:-clean}] exit $rc"
+		echo "RESULT FAIL $label: expected [${want:-clean}] exit $status, got [${got:-clean}] exit $rc"
 		head -c 1500 $log /tmp/$name.err 2>/dev/null | sed 's/^/  | /'
 	fi
 done <cases.list

@@ -37,7 +37,8 @@ case_list() {
 	grep -vE '^\s*(#|$)' testsuite/kernels/cases | while read -r line; do
 		name=${line%% *}
 		hdr=""
-		[ -f "testsuite/cases/$name.c" ] && hdr=$(head -1 "testsuite/cases/$name.c")
+		# pidns:NAME: case NAME, in a child PID namespace (guest.sh)
+		[ -f "testsuite/cases/${name#pidns:}.c" ] && hdr=$(head -1 "testsuite/cases/${name#pidns:}.c")
 		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
 		# "* key=value": for every program on that kernel
 		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
@@ -67,7 +68,7 @@ for v in $KERNELS; do
 	dir=$OUT/$v
 	rel=$(cat "$dir/release")
 	case_list "$v" >testsuite/kernels/cases.list
-	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://' | tr '\n' ' ')
+	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://; s/^pidns://' | sort -u | tr '\n' ' ')
 	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
 		{ fail "kernel $v" "initramfs not built"; continue; }
 	# One boot; a second only if the guest kernel crashed (it is said,

@@ -50,3 +50,25 @@ if want "opcodes: docs/hazards.md"; then
 		fail "opcodes: docs/hazards.md" "its table differs from --list-ops" "$TMP/ops.diff"
 	fi
 fi
+
+if want "opcodes: unjudged"; then
+	# A request of an opcode that holds user memory but whose range the
+	# checker does not read is counted and said at exit, never silent.
+	cc -O2 -Wall -o "$TMP/unjudged_op" testsuite/opcodes/unjudged_op.c -luring
+	"$TMP/unjudged_op"
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		pass "opcodes: unjudged: skipped, this kernel has no PIPE opcode"
+	else
+		$UC --json="$TMP/unjudged.json" "$TMP/unjudged_op" >"$TMP/unjudged.out" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ] &&
+		   grep -q 'WARNING: uringcheck: 1 requests of opcodes whose memory is not judged' "$TMP/unjudged.out" &&
+		   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["counters"]["requests_of_unjudged_opcodes"] == 1, d["summary"]' \
+			"$TMP/unjudged.json" 2>>"$TMP/unjudged.out"; then
+			pass "opcodes: unjudged: a PIPE request is counted and said at exit"
+		else
+			fail "opcodes: unjudged" "exit $rc, or no count" "$TMP/unjudged.out"
+		fi
+	fi
+fi

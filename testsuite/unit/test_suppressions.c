@@ -19,7 +19,26 @@
 
 #include "report.h"
 #include "suppressions.h"
+#include "user_files.h"
 #include "kinds/kinds.h"
+
+/* A file read and parsed as the command does (run/run.c): read whole by
+ * lib/user_files.c (bounded, regular files only), then parsed. */
+static int supp_load(struct uc_suppressions *s, const char *path)
+{
+	char err[256];
+	size_t len;
+	char *text = uf_read(path, UF_READ_MAX, &len, err, sizeof(err));
+	int r;
+
+	if (!text) {
+		fprintf(stderr, "uringcheck: cannot read suppressions '%s': %s\n", path, err);
+		return -1;
+	}
+	r = supp_parse(s, path, text, len);
+	free(text);
+	return r;
+}
 
 #define CHECK(c) do { if (!(c)) { printf("failed: %s (line %d)\n", #c, __LINE__); exit(1); } } while (0)
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * --version: printed by the command (main.c), which may know the kernel
+ * probe (load/) and the kinds (reports/); lib/ knows neither.
+ */
 #include "version.h"
 
 #include <stdlib.h>
