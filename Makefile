@@ -17,6 +17,12 @@
 #                   .output-asan, then testsuite/asan/run.sh: usage errors,
 #                   the runner, security and suppression tests and a few
 #                   cases with LeakSanitizer on (~3 min; not part of check)
+#   make fuzz       the libFuzzer harnesses of testsuite/fuzz/ (suppression
+#                   file, options and URINGCHECK_OPTIONS, /proc/PID/maps)
+#                   built with clang-19 and ASan/UBSan in .output-fuzz
+#   make fuzz-short each harness for FUZZ_TIME (20) seconds from its corpus
+#                   (testsuite/fuzz/corpus/); fails on any crash, leak,
+#                   hang or exit (~1 min; a step of .ci/run)
 #
 OUTPUT    := .output
 # The 6.18 verifier rejects some clang-14 output ("invalid access to map
@@ -38,7 +44,8 @@ BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      libprotobuf-c-dev protobuf-c-compiler make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus sudo \
-	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace
+	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace \
+	      libclang-rt-19-dev
 
 CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c checker/rules/*.c) $(wildcard reports/*.c) \
 		$(wildcard symbolize/*.c) \
@@ -53,7 +60,8 @@ UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rul
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
-.PHONY: all demo check deps install clean bench liburing-src check-liburing check-kernels check-asan
+.PHONY: all demo check deps install clean bench liburing-src check-liburing check-kernels check-asan \
+	fuzz fuzz-short
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -219,6 +227,48 @@ check-asan: deps
 		SAN_FLAGS="$(ASAN_FLAGS)" .output-asan/uringcheck .output-asan/unit/test_suppressions
 	@testsuite/asan/run.sh
 
+# The parsers of what a user hands in, fuzzed (testsuite/fuzz/README.md):
+# libFuzzer (libclang-rt-19-dev) with ASan/UBSan, one binary a parser,
+# each linked with the sources it needs. fuzz-short grows a scratch
+# corpus in .output-fuzz/corpus/ from the seeds in the tree and fails
+# on the first crash, leak, timeout or exit (its input is left in
+# .output-fuzz/crash-*, leak-*, timeout-*).
+FUZZ_OUT    := .output-fuzz
+FUZZ_TIME   ?= 20
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	       -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -std=gnu11
+FUZZ_TARGETS := suppressions options proc_maps
+FUZZ_BINS   := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
+FUZZ_SRCS_suppressions := $(REPORT_SRCS)
+FUZZ_SRCS_options      := lib/options.c $(REPORT_SRCS)
+FUZZ_SRCS_proc_maps    := symbolize/proc_maps.c
+FUZZ_LIBS_suppressions := -lseccomp -ljson-c
+FUZZ_LIBS_options      := -lseccomp -ljson-c
+FUZZ_LIBS_proc_maps    := -ldw -lelf
+$(FUZZ_OUT):
+	@mkdir -p $@
+.SECONDEXPANSION:
+$(FUZZ_OUT)/fuzz_%: testsuite/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(wildcard reports/*.h lib/*.h \
+		symbolize/*.h checker/kinds/*.h checker/kinds/*.def lib/*.def) | $(FUZZ_OUT)
+	$(call msg,FUZZ-CC,$@)
+	@$(CLANG) $(CPPFLAGS) -Isymbolize $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) $(FUZZ_LIBS_$*)
+
+fuzz: $(FUZZ_BINS)
+
+fuzz-short: deps
+	@$(MAKE) --no-print-directory fuzz
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_OUT)/corpus/$$t; \
+		echo "  FUZZ     $$t ($(FUZZ_TIME) s)"; \
+		$(FUZZ_OUT)/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+			-close_fd_mask=3 -print_final_stats=0 -artifact_prefix=$(FUZZ_OUT)/ \
+			$(FUZZ_OUT)/corpus/$$t testsuite/fuzz/corpus/$$t \
+			>$(FUZZ_OUT)/fuzz_$$t.log 2>&1 \
+			|| { tail -60 $(FUZZ_OUT)/fuzz_$$t.log; echo "fuzz-short: fuzz_$$t failed" \
+			     "(log: $(FUZZ_OUT)/fuzz_$$t.log)" >&2; exit 1; }; \
+		tail -1 $(FUZZ_OUT)/fuzz_$$t.log; \
+	done
+
 # liburing's own test suite as an acceptance test (docs/liburing.md). The
 # preparation step needs the network; check-liburing fetches nothing.
 liburing-src: deps
@@ -255,7 +305,7 @@ install: uringcheck
 	install -D -m 0644 docs/uringcheck.1 $(DESTDIR)$(PREFIX)/share/man/man1/uringcheck.1
 
 clean:
-	rm -rf $(OUTPUT) .output-asan uringcheck
+	rm -rf $(OUTPUT) .output-asan .output-fuzz uringcheck
 
 # The reap-lag injection linked against liburing.a: the uprobe mode must
 # find liburing inside the executable itself.

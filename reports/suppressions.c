@@ -110,18 +110,27 @@ static int parse(struct uc_suppressions *s, const char *path, char *text, size_t
 {
 	struct uc_supp cur = { 0 };
 	int line = 0, state = 0, start = 0;	/* 0 outside, 1 name, 2 kind, 3 frames */
-	char *next;
+	char *next, *last = NULL;
 
 	for (char *l = text; l < text + len; l = next) {
 		char *nl = memchr(l, '\n', (size_t)(text + len - l)), *p;
+		size_t n = (size_t)((nl ? nl : text + len) - l);
 
 		next = nl ? nl + 1 : text + len;
-		if (nl)
-			*nl = 0;
 		line++;
-		if (strlen(l) != (size_t)((nl ? nl : text + len) - l)) {
+		if (memchr(l, 0, n)) {
 			bad(path, line, "a NUL byte: not a suppressions file");
 			goto fail;
+		}
+		if (nl) {
+			*nl = 0;
+		} else {
+			/* a last line without '\n': nothing may be read or
+			 * written past @len, so it is terminated in a copy */
+			last = xmalloc(n + 1);
+			memcpy(last, l, n);
+			last[n] = 0;
+			l = last;
 		}
 		p = trim(l);
 		if (!*p || *p == '#')
@@ -212,8 +221,10 @@ static int parse(struct uc_suppressions *s, const char *path, char *text, size_t
 		bad(path, line, "unterminated suppression (missing '}')");
 		goto fail;
 	}
+	free(last);
 	return 0;
 fail:
+	free(last);
 	supp_entry_free(&cur);
 	return -1;
 }

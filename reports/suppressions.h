@@ -38,7 +38,8 @@ struct uc_suppressions {
 	size_t n;
 };
 
-/* Parses @text in place (@len bytes, the file @path as its reader read it: the
+/* Parses @text in place (@len bytes, nothing read past them: no NUL needs to
+ * follow; the file @path as its reader read it: the
  * command reads it as the invoking user, lib/user_files.c) and appends
  * its blocks. -1 after printing "uringcheck: FILE:LINE: reason" (unknown
  * kinds list the valid ones). */

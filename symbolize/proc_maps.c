@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "proc_maps.h"
+#include "proc_maps_parse.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -43,15 +44,6 @@ struct uc_maps {
 	struct uc_file **files;		/* v[i]'s file or NULL */
 	void *priv;
 	void (*priv_free)(void *);
-};
-
-/* One line of /proc/PID/maps. */
-struct raw_map {
-	uint64_t start, end, offset, dev, inode;
-	char perms[5];
-	char *path;			/* "" if none */
-	char range[40];			/* "start-end" as printed */
-	bool deleted, keep;
 };
 
 /* ------------------------------------------------------------------ */
@@ -195,7 +187,7 @@ static struct uc_file *vdso_file(uint64_t size)
 /* ------------------------------------------------------------------ */
 /* Parsing /proc/PID/maps                                              */
 
-static void raw_free(struct raw_map *r, size_t n)
+void uc_maps_raw_free(struct raw_map *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(r[i].path);
@@ -242,19 +234,10 @@ static bool mark_keep(struct raw_map *r, size_t n)
 	return true;
 }
 
-/* Reads all lines, marking those to keep: every mapping of a file that
- * has an executable mapping, and anonymous/special executable ones. */
-static struct raw_map *read_maps(pid_t pid, size_t *np)
+/* Reads all lines, marking those to keep (proc_maps_parse.h). @fp
+ * stays open. */
+struct raw_map *uc_maps_parse(FILE *fp, size_t *np)
 {
-	char name[64];
-	if (pid)
-		snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
-	else
-		snprintf(name, sizeof(name), "/proc/self/maps");
-	FILE *fp = fopen(name, "re");
-	if (!fp)
-		return NULL;
-
 	struct raw_map *r = NULL;
 	size_t n = 0, cap = 0;
 	char *line = NULL;
@@ -272,6 +255,8 @@ static struct raw_map *read_maps(pid_t pid, size_t *np)
 			continue;
 		m.dev = makedev(maj, min);
 		const char *dash = strchr(line, ' ');
+		if (!dash)	/* fields apart by tabs: not the kernel's */
+			continue;
 		size_t rl = (size_t)(dash - line);
 		if (rl >= sizeof(m.range))
 			continue;
@@ -299,14 +284,13 @@ static struct raw_map *read_maps(pid_t pid, size_t *np)
 		r[n++] = m;
 	}
 	free(line);
-	fclose(fp);
 	if (!n) {
 		errno = ESRCH;	/* a zombie shows an empty maps file */
 		return NULL;
 	}
 
 	if (!mark_keep(r, n)) {
-		raw_free(r, n);
+		uc_maps_raw_free(r, n);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -314,10 +298,47 @@ static struct raw_map *read_maps(pid_t pid, size_t *np)
 	return r;
 fail:
 	free(line);
-	fclose(fp);
-	raw_free(r, n);
+	uc_maps_raw_free(r, n);
 	errno = ENOMEM;
 	return NULL;
+}
+
+struct raw_map *uc_maps_parse_text(const char *text, size_t len, size_t *np)
+{
+	FILE *fp;
+	struct raw_map *r;
+
+	if (!len) {
+		errno = ESRCH;	/* no line: as an empty maps file */
+		return NULL;
+	}
+	fp = fmemopen((void *)text, len, "r");
+	if (!fp)
+		return NULL;
+	r = uc_maps_parse(fp, np);
+	fclose(fp);
+	return r;
+}
+
+/* Reads /proc/PID/maps (@pid 0: this process's). */
+static struct raw_map *read_maps(pid_t pid, size_t *np)
+{
+	char name[64];
+	struct raw_map *r;
+	int e;
+
+	if (pid)
+		snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	else
+		snprintf(name, sizeof(name), "/proc/self/maps");
+	FILE *fp = fopen(name, "re");
+	if (!fp)
+		return NULL;
+	r = uc_maps_parse(fp, np);
+	e = errno;
+	fclose(fp);
+	errno = e;
+	return r;
 }
 
 static bool same_as(const struct uc_maps *m, const struct raw_map *r, size_t n)
@@ -479,16 +500,16 @@ struct uc_maps *uc_maps_from_records(pid_t pid, const struct uc_map_record *rec,
 			 (unsigned long long)rec[i].end);
 		r[i].path = strdup(rec[i].path ? rec[i].path : "");
 		if (!r[i].path) {
-			raw_free(r, i);
+			uc_maps_raw_free(r, i);
 			return NULL;
 		}
 	}
 	if (!mark_keep(r, n)) {
-		raw_free(r, n);
+		uc_maps_raw_free(r, n);
 		return NULL;
 	}
 	m = build(pid, r, n);
-	raw_free(r, n);
+	uc_maps_raw_free(r, n);
 	return m;
 }
 
@@ -499,7 +520,7 @@ struct uc_maps *uc_maps_snapshot(pid_t pid)
 	if (!r)
 		return NULL;
 	struct uc_maps *m = build(pid, r, n);
-	raw_free(r, n);
+	uc_maps_raw_free(r, n);
 	return m;
 }
 
@@ -718,11 +739,11 @@ struct uc_maps *uc_maps_cache_refresh(struct uc_maps_cache *c, pid_t pid)
 	size_t n = 0;
 	struct raw_map *r = read_maps(pid, &n);
 	if (!r || same_as(e->maps, r, n)) {
-		raw_free(r, n);
+		uc_maps_raw_free(r, n);
 		return e->maps;
 	}
 	struct uc_maps *m = build(pid, r, n);
-	raw_free(r, n);
+	uc_maps_raw_free(r, n);
 	if (m) {
 		uc_maps_unref(e->maps);
 		e->maps = m;

@@ -197,6 +197,36 @@ int main(void)
 	CHECK(LOAD("secret-token-here\n") < 0);
 	CHECK(strstr(err, "t.supp:1: expected '{'") && !strstr(err, "secret"));
 
+	/* @len bytes and nothing after them (found by fuzz_suppressions: a
+	 * last line without '\n' was measured with strlen past the buffer;
+	 * make check-asan sees a read past it) */
+	{
+		static const char blk[] = "{\n a\n uringcheck:overlap\n fun:f1";
+		static const char brace[] = "{\n a\n uringcheck:overlap\n fun:f1\n}";
+		char *exact = malloc(sizeof(blk) - 1);
+		FILE *saved = stderr, *cap = tmpfile();
+		int r;
+
+		memcpy(exact, blk, sizeof(blk) - 1);
+		stderr = cap;
+		r = supp_parse(&s, "exact.supp", exact, sizeof(blk) - 1);
+		stderr = saved;
+		CHECK(r < 0);
+		rewind(cap);
+		CHECK(fgets(err, sizeof(err), cap) && strstr(err, "exact.supp:4: unterminated"));
+		fclose(cap);
+		free(exact);
+
+		exact = malloc(sizeof(brace) - 1);
+		memcpy(exact, brace, sizeof(brace) - 1);
+		CHECK(supp_parse(&s, "exact.supp", exact, sizeof(brace) - 1) == 0);
+		free(exact);
+		struct uc_supp_frame f1 = { .function = "f1" };
+
+		CHECK(supp_match(&s, "overlap", &f1, 1) == 0);
+		supp_free(&s);
+	}
+
 	/* a directory, and a file over 16 MiB */
 	{
 		FILE *saved = stderr, *cap = tmpfile();
