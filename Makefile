@@ -53,7 +53,8 @@ CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.
 		$(wildcard trace/*.c)
 CHECKER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CHECKER_SRCS)) $(OUTPUT)/trace/uringcheck_perfetto.pb-c.o
 EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples/*.c))
-TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c))
+TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c)) \
+		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
 		$(OUTPUT)/unit/test_suppressions
 
@@ -163,6 +164,11 @@ PROG_DEPS = -MMD -MP -MF $(@D)/.$(@F).d -MT $@
 $(OUTPUT)/tests/%: testsuite/cases/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring -lpthread
+
+# C++ cases (operator new/delete): g++ is in BUILD_DEPS.
+$(OUTPUT)/tests/%: testsuite/cases/%.cc | $(OUTPUT)/tests
+	$(call msg,CXX,$@)
+	@$(CXX) -O2 -g -Wall $(PROG_DEPS) -o $@ $< -luring -lpthread
 
 $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c checker/interval_tree.h | $(OUTPUT)/unit

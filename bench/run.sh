@@ -46,6 +46,10 @@
 #   (m) bench/pbuf_recv.c: 64-byte datagrams through 16 ring-provided
 #       buffers with a multishot RECV, each buffer given back after its CQE
 #       (the clean recycle loop: what judging provided buffers costs)
+#   (n) bench/heap_free.c: malloc(4096) + free() pairs by a process with an
+#       idle ring (free-inflight's uprobe on glibc's free, returning at
+#       once), and (o) the same with a request in flight (every free sent
+#       with its stack and judged)
 # then untimed diagnostics: isolation of parallel instances, uringcheck's
 # peak memory, per-BPF-program cost (kernel.bpf_stats_enabled), BPF load
 # and attach time, and (full runs, if perf works) a CPU profile.
@@ -88,6 +92,7 @@ BG_MAX=0.25			# cores of others' CPU use that make a pair suspect
 if [ $SMOKE = 1 ]; then
 	NOP_N=200000		# (a) NOPs per run
 	SYNC_N=200000		# (i) (j) preads per run
+	HEAP_N=20000		# (n) (o) frees per run
 	PBUF_N=100000		# (m) messages per run
 	PAR_N=50000		# (f) NOPs per instance
 	FIO_RT=1 FIO_RAMP=0	# fio seconds per run, warm-up seconds
@@ -99,6 +104,7 @@ if [ $SMOKE = 1 ]; then
 else
 	NOP_N=5000000
 	SYNC_N=2000000		# (i) (j) preads per run
+	HEAP_N=200000		# (n) (o) frees per run
 	PBUF_N=1000000		# (m) messages per run
 	PAR_N=1000000
 	FIO_RT=5 FIO_RAMP=1
@@ -136,7 +142,7 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv; do
+for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv heap_free; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -326,6 +332,23 @@ run_sync() {			# WORKLOAD MODE ROUND
 		clean_check "($w) plain round $r" $rc "$b.err" || return
 	else
 		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/sync_reads" "$RFILE" $SYNC_N $busy \
+			>"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
+	fi
+	raw "$r" "$w" "$mode" ops "$(kv "$b.out" ops_per_sec)"
+}
+
+# (n) (o) ----------------------------------------------------------------------
+run_heap() {			# WORKLOAD MODE ROUND
+	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc busy=
+	[ "$w" = o ] && busy=busy
+	if [ "$mode" = plain ]; then
+		timeout -k 5 120 "$BIN/heap_free" $HEAP_N $busy >"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) plain round $r" $rc "$b.err" || return
+	else
+		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/heap_free" $HEAP_N $busy \
 			>"$b.out" 2>"$b.err"
 		rc=$?
 		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
@@ -546,6 +569,9 @@ for r in $(seq "$ROUNDS"); do
 	measure_pair run_sync j "$r"
 	say "  round $r/$ROUNDS: (m) provided-buffer recycle loop"
 	measure_pair run_pbuf m "$r"
+	say "  round $r/$ROUNDS: (n) (o) malloc+free 4k, ring idle / busy"
+	measure_pair run_heap n "$r"
+	measure_pair run_heap o "$r"
 	say "  round $r/$ROUNDS: (e) start-up x$START_RUNS"
 	measure_pair run_startup e "$r"
 	say "  round $r/$ROUNDS: (f) $PAR instances in parallel"
@@ -889,6 +915,10 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(ratios j | num_cell "%.3f")" "$(added_ns j | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(m) provided buffers, recycle" "msgs/s" "$(rate_cell m plain)" "$(rate_cell m check)" \
 		"$(ratios m | num_cell "%.3f")" "$(added_ns m | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(n) malloc+free 4k, ring idle" "ops/s" "$(rate_cell n plain)" "$(rate_cell n check)" \
+		"$(ratios n | num_cell "%.3f")" "$(added_ns n | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(o) malloc+free 4k, ring busy" "ops/s" "$(rate_cell o plain)" "$(rate_cell o check)" \
+		"$(ratios o | num_cell "%.3f")" "$(added_ns o | num_cell "%+.0f" " ns")" "-" "-"
 	echo
 	echo "targets met: $MET of $TARGETS$([ ${#MISSED[@]} -gt 0 ] && printf '; missed: %s' "$(IFS=,; echo "${MISSED[*]}" | sed 's/,/, /g')")$([ $SMOKE = 1 ] && echo " (smoke: informational, never fails)")"
 	echo
@@ -902,6 +932,9 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  *               (d) one op = a 4 KiB write + its fsync, i.e. two io_uring requests"
 	echo "  (i) (j)         plain pread(2)s by a process with a ring: (i) nothing in flight (the hook's cost to"
 	echo "                  ordinary calls), (j) a READ in flight elsewhere (each pread sent and judged: sync-overlap)"
+	echo "  (n) (o)         malloc(4096)+free() pairs by a process with a ring: (n) nothing in flight (free-inflight's"
+	echo "                  uprobe on free returns at once: the trap's cost), (o) a READ in flight elsewhere (each"
+	echo "                  free sent with its stack and judged)"
 	echo "  (m)             64-byte datagrams through 16 ring-provided buffers, multishot RECV, each buffer given"
 	echo "                  back after its CQE: each message's buffer is resolved and judged at its CQE"
 	echo "  (h)             IOPS = reads + writes of both jobs; events lost = records the event buffer could"

@@ -34,6 +34,8 @@ struct ring_info {
 	__s64 mem_inflight;		/* ... of them holding user memory: the
 					 * only partners of a sync call
 					 * (bpf/sync_calls.bpf.h) */
+	__u64 mem_lo, mem_hi;		/* ... the span of their ranges, at
+					 * least (bpf/heap_bounds.bpf.h) */
 	__u64 freed;			/* ends since the free stack was read */
 	__u64 ovf_cursor;		/* last request seen ending in a flush */
 	__u64 ovf_batch;		/* ... the batch it was in (its head) */

@@ -20,7 +20,8 @@
  * the state they share (one concern each, each including what it uses)
  * and the other programs: system calls, io_uring_register and fatal
  * signals (syscalls.bpf.h), waits (channels.bpf.h), the reap-lag sampler
- * and the liburing uprobes (reap_lag.bpf.h).
+ * and the liburing uprobes (reap_lag.bpf.h), glibc's free and realloc
+ * (heap_release.bpf.h).
  *
  * One loaded copy serves every uringcheck instance on the machine
  * (checker/shared.h, bpf/session.bpf.h): each is a session, with its own event buffer,
@@ -45,6 +46,7 @@
 #include "rings.bpf.h"
 #include "ring_index.bpf.h"
 #include "inflight.bpf.h"
+#include "heap_bounds.bpf.h"
 #include "enter_state.bpf.h"
 #include "stacks.bpf.h"
 #include "provided_buffers.bpf.h"
@@ -54,6 +56,7 @@
 #include "channels.bpf.h"
 #include "syscalls.bpf.h"
 #include "teardown.bpf.h"
+#include "heap_release.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -640,8 +643,10 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 			__sync_fetch_and_add(&quiet_total, 1);
 		}
 		__sync_fetch_and_add(&ri->inflight, 1);
-		if (v->flags & INF_HOLDS_MEM)
+		if (v->flags & INF_HOLDS_MEM) {
+			heap_bounds_note(ri, s);
 			__sync_fetch_and_add(&ri->mem_inflight, 1);
+		}
 	}
 	/* Requests that ended without a CQE go to user space before this
 	 * one, which might reuse their memory. */

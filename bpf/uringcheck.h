@@ -62,6 +62,7 @@ enum uc_event_type {
 	UC_EV_PICK,		/* a provided buffer a request holds */
 	UC_EV_PROVIDE,		/* IORING_OP_PROVIDE_BUFFERS submitted */
 	UC_EV_CHANNEL,		/* the pipe/socket end a waiting request reads */
+	UC_EV_HEAP_RELEASE,	/* a glibc malloc chunk given back (free, realloc) */
 	UC_EV__END,
 };
 #define UC_EV_TYPES		32	/* UC_EV_* fit below this */
@@ -514,6 +515,28 @@ struct uc_proc {
 	struct uc_hdr hdr;	/* hdr.tgid: the new/execing/exiting process */
 	__u32 parent_tgid;	/* UC_EV_FORK */
 	__s32 exit_code;	/* UC_EV_EXIT: task->exit_code */
+};
+
+/*
+ * A glibc malloc chunk given back while the process held memory in
+ * flight (bpf/heap_release.bpf.h): free, or what a realloc released.
+ */
+enum uc_heap_how {
+	UC_HEAP_FREE = 1,	/* free(chunk) */
+	UC_HEAP_REALLOC_MOVED,	/* realloc moved it: all of it released */
+	UC_HEAP_REALLOC_SHRUNK,	/* realloc shrank it in place: its tail */
+};
+
+struct uc_heap_release {
+	struct uc_hdr hdr;
+	__u64 chunk;		/* the chunk's user pointer */
+	__u64 usable;		/* its usable bytes, from its header */
+	__u64 head;		/* the header's size field (flags: low 3 bits) */
+	__u64 start, end;	/* the bytes given back */
+	__u64 new_ptr;		/* realloc: its result */
+	__u64 stack_id;		/* the release's stack, 0: none */
+	__u32 how;		/* enum uc_heap_how */
+	__u32 pad;
 };
 
 #endif /* __URINGCHECK_H */

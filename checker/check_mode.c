@@ -4,13 +4,16 @@
  * (session.c) feeds the dispatcher (dispatch.c), which keeps the model
  * (tracker.c) and runs the rules (rules/) that judge every request and
  * report into the run's report; at the end, what was lost and the kernel
- * the verdicts rest on.
+ * the verdicts rest on. Uprobes the session attaches per process live
+ * here too: glibc's free/realloc for free-inflight (heap_probes.c), the
+ * liburing ones.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_probes.h"
 #include "kernel_features.h"
 #include "liburing_probes.h"
 #include "load.h"
@@ -20,10 +23,12 @@
 #include "dispatch.h"
 #include "xalloc.h"
 #include "../reports/report.h"
+#include "kinds/kinds.h"
 
 struct check_mode {
 	struct uc_session sess;
 	struct uc_dispatch check;
+	struct heap_probes heap;	/* free-inflight's uprobes */
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
@@ -69,7 +74,13 @@ static const struct uc_stack *stack_slot(void *sess, uint32_t index)
 
 static void on_event(void *arg, const void *data, size_t size)
 {
-	dispatch_record(arg, data, size);
+	struct check_mode *c = arg;
+	const struct uc_hdr *h = data;
+
+	dispatch_record(&c->check, data, size);
+	/* A process's first ring: its libc looked at (heap_probes.h). */
+	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE)
+		heap_probes_process(&c->heap, h->tgid, c->check.ck.report->out);
 }
 
 static int check_begin(void **state, struct uc_run *run)
@@ -80,12 +91,17 @@ static int check_begin(void **state, struct uc_run *run)
 	*state = c;
 	c->attached = !run->spawned;
 	dispatch_init(&c->check, run->rep);
+	heap_probes_setup(&c->heap);
 	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
-	if (session_start(&c->sess, o, on_event, &c->check))
+	if (session_start(&c->sess, o, on_event, c))
 		return -1;
 	c->started = true;
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	if ((run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) &&
+	    heap_probes_init(&c->heap, &c->sess))
+		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
+			"heap releases (free-inflight) are not judged\n");
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -102,10 +118,17 @@ static int check_follow(void *state, pid_t pid)
 
 	c->pid = pid;
 	/* Attached, its rings (whose creation sends the mappings) came
-	 * before us: its mappings are read now, while it surely lives. */
+	 * before us: its mappings are read now, while it surely lives, and
+	 * its own libc is probed now (it will make no first ring). */
 	if (c->attached)
 		stacks_process_seen(&c->check.ck.stacks, pid);
-	return session_track(&c->sess, pid);
+	if (session_track(&c->sess, pid))
+		return -1;
+	if (c->attached)
+		heap_probes_process(&c->heap, pid, stderr);
+	else
+		heap_probes_follow(&c->heap, pid, stderr);
+	return 0;
 }
 
 static int check_fd(void *state)
@@ -142,6 +165,7 @@ static void check_finish(void *state, struct uc_run *run)
 	uint64_t v[UC_STAT__COUNT];
 
 	session_drain(&c->sess);
+	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
 	c->keep_warm = true;
@@ -257,6 +281,7 @@ static void check_free(void *state)
 
 	if (!c)
 		return;
+	heap_probes_free(&c->heap);
 	if (c->started)
 		session_stop(&c->sess);
 	dispatch_free(&c->check);

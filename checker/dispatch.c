@@ -213,6 +213,12 @@ void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 		stacks_fetch(&ck->stacks, ((const struct uc_reap_lag *)data)->reap_stack_id);
 		RUN(d, on_record, h);
 		break;
+	case UC_EV_HEAP_RELEASE:
+		/* Its stack is read only if it hits (rules/heap_release.c). */
+		if (size < sizeof(struct uc_heap_release))
+			goto bad;
+		RUN(d, on_record, h);
+		break;
 	case UC_EV_PICK:
 		if (size < sizeof(struct uc_pick))
 			goto bad;

@@ -155,6 +155,8 @@ static void share_loaded(struct uc_session *s)
 	/* Loaded, attached per instance: a joining one attaches this. */
 	shared_add(&s->shared, "prog:uc_reap_sampler",
 		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
+	shared_add(&s->shared, "prog:uc_heap_release",
+		   bpf_program__fd(s->skel->progs.uc_heap_release));
 }
 
 /*

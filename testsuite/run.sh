@@ -16,7 +16,7 @@
 #   kinds     --list-kinds well formed; the same kinds and defaults in
 #             --help, README's table, the man page, and a run without
 #             --fail-on (testsuite/kinds/tests.sh)
-#   cases     testsuite/cases/*.c: each file's first line declares
+#   cases     testsuite/cases/*.c (and *.cc, C++): each file's first line declares
 #             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
 #                [options=--opt=v,...] [timeout=S] [match="ERE"] [status=N] */
 #             match: a line the report must contain (grep -E); status: the
@@ -263,7 +263,7 @@ done
 # "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
 case_verdict() {
 	local src=$1 tag=${2:-} name expect args opts to log rc k n got bad want_rc match status
-	name=$(basename "$src" .c)
+	name=$(basename "${src%.*}")
 	expect=$(header "$src" expect)
 	match=$(header "$src" match)
 	status=$(header "$src" status)
@@ -320,11 +320,12 @@ verdict() {
 }
 
 CASES=()
-for src in testsuite/cases/inj_*.c testsuite/cases/ok_*.c; do
+for src in testsuite/cases/inj_*.c testsuite/cases/ok_*.c \
+	   testsuite/cases/inj_*.cc testsuite/cases/ok_*.cc; do
 	[ -f "$src" ] && CASES+=("$src")
 done
 for src in "${CASES[@]}"; do
-	want "case: $(basename "$src" .c)" || continue
+	want "case: $(basename "${src%.*}")" || continue
 	verdict "$(case_verdict "$src")"
 done
 
@@ -1006,7 +1007,7 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 run = a["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap", "user-data-reuse", "pbuf-reprovided"], ids
+assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap", "user-data-reuse", "pbuf-reprovided", "free-inflight"], ids
 [r] = run["results"]
 assert r["ruleId"] == "overlap" and r["level"] == "error"
 loc = r["locations"][0]["physicalLocation"]

@@ -194,10 +194,27 @@ struct uc_reap_lag_finding {
 	uint64_t key;			/* dedup: kind + call sites, 0: none */
 };
 
+/* a glibc malloc chunk given back (free, realloc) over bytes an
+ * in-flight request holds (checker/rules/heap_release.c) */
+struct uc_free_finding {
+	uint32_t tgid, tid;
+	uint32_t how;			/* enum uc_heap_how */
+	uint64_t chunk, usable;		/* the chunk and its usable bytes */
+	bool mmapped;			/* an mmapped chunk (header's flag) */
+	uint64_t rel_start, rel_end;	/* the bytes given back */
+	uint64_t new_ptr;		/* realloc's result */
+	uint64_t start, end;		/* shared with the request */
+	uint64_t free_stack_id;		/* the free/realloc call */
+	struct uc_request_desc req;	/* range: the request's range piece */
+	bool spans_loss;
+	uint64_t key;
+};
+
 /* The builders, one per kind (checker/kinds/KIND.c). */
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
+void report_free_inflight(struct uc_report *rep, const struct uc_free_finding *f);
 void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
 void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f);
 void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_finding *f);

@@ -12,6 +12,7 @@
 	X(provided_buffers)	/* pbuf-reprovided */			\
 	X(calls)		/* munmap-inflight, bufreg-lifetime,	\
 				 * bufreg-unmapped, sync-overlap */	\
+	X(heap_release)		/* free-inflight */			\
 	X(teardown)		/* left-in-flight, dropped */		\
 	X(reap_lag)		/* reap-lag */
 

@@ -169,7 +169,7 @@ static inline void feed(int fd, size_t len, unsigned seed)
  */
 static inline size_t fill_pipe(int wfd)
 {
-	static const char junk[4096];
+	static const char junk[4096] = { 0 };
 	size_t total = 0;
 	int fl;
 
@@ -198,7 +198,7 @@ static inline size_t fill_pipe(int wfd)
  */
 static inline size_t fill_socket(int fd)
 {
-	static const char junk[4096];
+	static const char junk[4096] = { 0 };
 	int sz = 4096;
 	size_t total = 0;
 
@@ -245,12 +245,12 @@ static inline struct io_uring_buf_ring *buf_ring_setup(struct io_uring *ring,
 
 	if (mem == MAP_FAILED)
 		fail("buf_ring_setup: mmap: %s", strerror(errno));
-	io_uring_buf_ring_init(mem);
+	io_uring_buf_ring_init((struct io_uring_buf_ring *)mem);
 	reg.ring_addr = (unsigned long)mem;
 	reg.ring_entries = entries;
 	reg.bgid = bgid;
 	URING(io_uring_register_buf_ring(ring, &reg, 0));
-	return mem;
+	return (struct io_uring_buf_ring *)mem;
 }
 
 /* Give buffer @bid at @addr back to the kernel (added and published). */

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * free-inflight's probes (bpf/heap_release.bpf.h): glibc's free and
+ * realloc (entry and return) in the libc.so.6 a followed process maps,
+ * each a uprobe perf event whose target is that process. The kernel
+ * plants a breakpoint only in the address spaces of the events' targets,
+ * so nothing else on the machine pays for them; a target's exec keeps
+ * them (the event follows the task into its new image).
+ *
+ * The perf events are opened here rather than through libbpf's
+ * bpf_program__attach_uprobe_opts() because a run that joined another
+ * instance's programs has no loaded bpf_program, only the shared
+ * program's descriptor (checker/shared.c).
+ *
+ * All of it is the check mode's struct heap_probes (check_mode.c): the
+ * libc files found, the events held, the processes looked at.
+ */
+#define _GNU_SOURCE
+#include "heap_probes.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "uringcheck.skel.h"
+#include "xalloc.h"
+
+/* The program's attach cookies (bpf/heap_release.bpf.h). */
+#define COOKIE_FREE		1
+#define COOKIE_REALLOC		2
+#define COOKIE_REALLOC_RET	3
+
+#define HEAP_PROC_ATTACHED	1
+#define HEAP_PROC_LOOKED	2	/* its maps were looked at */
+
+static int read_int_file(const char *path, const char *skip)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		if (skip && !strncmp(p, skip, strlen(skip)))
+			p += strlen(skip);
+		v = atoi(p);
+	}
+	fclose(f);
+	return v;
+}
+
+/* File offset of the defined function @name in ELF @elf, 0 if none. */
+static uint64_t elf_func_offset(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t vaddr = 0;
+	size_t nph;
+
+	while (!vaddr && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				vaddr = sym.st_value;
+				break;
+			}
+		}
+	}
+	if (!vaddr || elf_getphdrnum(elf, &nph))
+		return 0;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X) && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_filesz)
+			return vaddr - ph.p_vaddr + ph.p_offset;
+	}
+	return 0;
+}
+
+/*
+ * Where to probe free. Its first instruction is single-stepped out of
+ * line by the kernel (a second trap), unless it is one the kernel
+ * emulates (push, jumps): glibc 2.36's free begins with
+ * "test %rdi,%rdi; je <return>", and a probe there cost 12 us a call on
+ * the CI machine against 1.3 us on the push that follows. The je leaves
+ * only for free(NULL), which releases nothing; %rdi and %rsp are still
+ * the entry's after it (the stack unwinds the same). Any other
+ * prologue: the entry itself.
+ */
+static uint64_t free_skip(const char *path, uint64_t off)
+{
+	unsigned char b[9];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, b, sizeof(b), off);
+	close(fd);
+	if (n != sizeof(b) || b[0] != 0x48 || b[1] != 0x85 || b[2] != 0xff)
+		return 0;			/* not test %rdi,%rdi */
+	if (b[3] == 0x74)
+		return 5;			/* je rel8 */
+	if (b[3] == 0x0f && b[4] == 0x84)
+		return 9;			/* je rel32 */
+	return 0;
+}
+
+/* The libc file at @path, its functions found (once per file). */
+static struct heap_libc *libc_file(struct heap_probes *hp, const char *path)
+{
+	struct heap_libc *l;
+	struct stat st;
+	Elf *elf;
+	int fd;
+
+	if (stat(path, &st))
+		return NULL;
+	for (int i = 0; i < hp->nlibs; i++)
+		if (hp->libs[i].dev == st.st_dev && hp->libs[i].ino == st.st_ino)
+			return &hp->libs[i];
+	if (hp->nlibs == HEAP_PROBES_LIBS || elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	l = &hp->libs[hp->nlibs];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		l->off_free = elf_func_offset(elf, "free");
+		l->off_realloc = elf_func_offset(elf, "realloc");
+		elf_end(elf);
+	}
+	close(fd);
+	if (!l->off_free)
+		return NULL;	/* not glibc's (or stripped of .dynsym) */
+	l->off_free += free_skip(path, l->off_free);
+	hp->nlibs++;
+	return l;
+}
+
+static int attach_one(struct heap_probes *hp, const char *path, uint64_t off, bool ret,
+		      pid_t pid, uint64_t cookie)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .perf_event.bpf_cookie = cookie);
+	struct perf_event_attr attr = { 0 };
+	int pfd, lfd;
+
+	if (hp->nfds + 2 > (int)(sizeof(hp->fds) / sizeof(hp->fds[0])))
+		return -ENOSPC;
+	attr.size = sizeof(attr);
+	attr.type = hp->uprobe_type;
+	attr.config = ret ? 1ULL << hp->retprobe_bit : 0;
+	attr.config1 = (uint64_t)(uintptr_t)path;
+	attr.config2 = off;
+	pfd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	lfd = bpf_link_create(hp->prog_fd, pfd, BPF_PERF_EVENT, &lo);
+	if (lfd < 0 && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, hp->prog_fd)) {
+		int err = -errno;
+
+		close(pfd);
+		return err;
+	}
+	ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	hp->fds[hp->nfds++] = pfd;
+	if (lfd >= 0)
+		hp->fds[hp->nfds++] = lfd;
+	return 0;
+}
+
+void heap_probes_setup(struct heap_probes *hp)
+{
+	memset(hp, 0, sizeof(*hp));
+	hp->prog_fd = -1;
+	u64map_init(&hp->procs);
+}
+
+int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
+{
+	hp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_heap_release")
+			       : bpf_program__fd(s->skel->progs.uc_heap_release);
+	hp->uprobe_type = read_int_file("/sys/bus/event_source/devices/uprobe/type", NULL);
+	hp->retprobe_bit = read_int_file("/sys/bus/event_source/devices/uprobe/format/retprobe",
+					"config:");
+	if (hp->prog_fd < 0 || hp->uprobe_type < 0 || hp->retprobe_bit < 0) {
+		hp->prog_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Probes free/realloc of @libc_path for process @pid (before its exec is
+ * fine: the events follow it). A failure is told on @out. */
+static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *libc_path,
+			      FILE *out)
+{
+	struct heap_libc *l;
+	int err;
+
+	if (hp->prog_fd < 0)
+		return -1;
+	l = libc_file(hp, libc_path);
+	if (!l)
+		return -1;
+	err = attach_one(hp, l->path, l->off_free, false, pid, COOKIE_FREE);
+	if (!err && l->off_realloc) {
+		err = attach_one(hp, l->path, l->off_realloc, false, pid, COOKIE_REALLOC);
+		if (!err)
+			err = attach_one(hp, l->path, l->off_realloc, true, pid, COOKIE_REALLOC_RET);
+	}
+	if (err == -ENOSPC) {
+		if (!hp->full_told && out)
+			fprintf(out, "uringcheck: note: heap releases judged in the first %u "
+				"processes only (probe table full)\n", hp->processes);
+		hp->full_told = true;
+		return -1;
+	}
+	if (err) {
+		if (out)
+			fprintf(out, "uringcheck: note: cannot probe free() in %s for pid %d "
+				"(%s): heap releases (free-inflight) not judged there\n",
+				l->path, pid, strerror(-err));
+		return -1;
+	}
+	hp->processes++;
+	return 0;
+}
+
+/* Is that libc file probed already (for some process)? */
+static bool heap_probes_attached(const struct heap_probes *hp, const char *libc_path)
+{
+	struct stat st;
+
+	if (stat(libc_path, &st))
+		return false;
+	for (int i = 0; i < hp->nlibs; i++)
+		if (hp->libs[i].dev == st.st_dev && hp->libs[i].ino == st.st_ino)
+			return true;
+	return false;
+}
+
+/* The libc.so.6 process @pid (0: this one) maps, into @path; in @other,
+ * the name of an allocator library that replaces glibc's malloc, if one
+ * is mapped. 1: found, 0: none, -1: its maps are gone (it exited). */
+static int heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
+{
+	char maps[64], line[PATH_MAX + 128];
+	int found = 0, lines = 0;
+	FILE *f;
+
+	if (other && olen)
+		other[0] = 0;
+	if (pid)
+		snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	else
+		snprintf(maps, sizeof(maps), "/proc/self/maps");
+	f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/'), *base;
+
+		lines++;
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		base = strrchr(p, '/') + 1;
+		if (!found && !strcmp(base, "libc.so.6")) {
+			snprintf(path, len, "%s", p);
+			found = 1;
+		}
+		/* Allocators that take malloc and free from glibc. */
+		if (other && olen && !other[0] &&
+		    (strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
+		     strstr(base, "mimalloc") || strstr(base, "hoard") ||
+		     strstr(base, "snmalloc")))
+			snprintf(other, olen, "%s", base);
+	}
+	fclose(f);
+	return lines ? found : -1;
+}
+
+static uintptr_t proc_bits(struct heap_probes *hp, uint32_t tgid)
+{
+	return (uintptr_t)u64map_get(&hp->procs, tgid);
+}
+
+static void proc_set(struct heap_probes *hp, uint32_t tgid, uintptr_t bits)
+{
+	u64map_put(&hp->procs, tgid, (void *)(proc_bits(hp, tgid) | bits));
+}
+
+void heap_probes_follow(struct heap_probes *hp, pid_t pid, FILE *out)
+{
+	char libc[PATH_MAX];
+
+	if (hp->prog_fd < 0)
+		return;
+	/* The target has not run yet: the libc it will map is this
+	 * program's (checked again at its first ring). */
+	if (heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 &&
+	    !heap_probes_attach(hp, pid, libc, out))
+		proc_set(hp, pid, HEAP_PROC_ATTACHED);
+}
+
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid, FILE *out)
+{
+	char libc[PATH_MAX], other[NAME_MAX + 1];
+	uintptr_t bits;
+	int found;
+
+	if (hp->prog_fd < 0 || ((bits = proc_bits(hp, tgid)) & HEAP_PROC_LOOKED))
+		return;
+	proc_set(hp, tgid, HEAP_PROC_LOOKED);
+	found = heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other));
+	if (found < 0)
+		return;		/* gone already: nothing more of it to judge */
+	if (!found) {
+		fprintf(out, "==%u==uringcheck: note: pid %u maps no glibc libc.so.6 (a "
+			"static binary or another libc): heap releases (free-inflight) "
+			"are not judged in it\n", tgid, tgid);
+		return;
+	}
+	if (other[0])
+		fprintf(out, "==%u==uringcheck: note: pid %u maps %s: memory its "
+			"allocator hands out is not judged (free-inflight judges glibc's "
+			"malloc only)\n", tgid, tgid, other);
+	/* Its own libc file, or a process the target forked. */
+	if (!(bits & HEAP_PROC_ATTACHED) || !heap_probes_attached(hp, libc))
+		if (!heap_probes_attach(hp, tgid, libc, out))
+			proc_set(hp, tgid, HEAP_PROC_ATTACHED);
+}
+
+void heap_probes_stop(struct heap_probes *hp)
+{
+	for (int i = hp->nfds - 1; i >= 0; i--)
+		close(hp->fds[i]);
+	hp->nfds = 0;
+	hp->prog_fd = -1;
+}
+
+void heap_probes_free(struct heap_probes *hp)
+{
+	heap_probes_stop(hp);
+	u64map_free(&hp->procs);
+}
