@@ -98,7 +98,10 @@ static int check_begin(void **state, struct uc_run *run)
 	c->started = true;
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
-	if ((run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) &&
+	/* Opt-in (--heap-probes): the uprobe on free() slows every call,
+	 * and beside fio at queue depth 1 the checker then fell behind its
+	 * stack store (docs/hazards.md, free-inflight). */
+	if (o->heap_probes && (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) &&
 	    heap_probes_init(&c->heap, &c->sess))
 		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
 			"heap releases (free-inflight) are not judged\n");

@@ -355,9 +355,9 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"judged (write, send from a read's buffer; a waiting read's channel "
 		"from io_uring_poll_arm/queue_async_work)" :
 		"not judged (the wait tracepoints do not take the request)");
-	fprintf(out, "  heap releases    glibc malloc's free/realloc (uprobes on the target's "
-		"libc.so.6); not judged: static binaries, other allocators (jemalloc, "
-		"tcmalloc, ...), custom pools\n");
+	fprintf(out, "  heap releases    with --heap-probes: glibc malloc's free/realloc (uprobes "
+		"on the target's libc.so.6); not judged: static binaries, other allocators "
+		"(jemalloc, tcmalloc, ...), custom pools; without it, none\n");
 	fprintf(out, "  provided buffers %s\n",
 		!k->buffer_selected_flag || !k->buffer_ring_flag ?
 		"judged at their CQEs only (REQ_F_BUFFER_* not found)" :
