@@ -43,11 +43,6 @@ const char *uc_opcode_name(uint8_t opcode, char buf[16])
 	return buf;
 }
 
-enum uc_op_memory uc_opcode_memory(uint8_t opcode)
-{
-	return uc_opcode_known(opcode) ? rows[opcode].memory : UC_OP_DRIVER;
-}
-
 bool uc_opcode_always_async(uint8_t opcode)
 {
 	return uc_opcode_known(opcode) && rows[opcode].always_async;

@@ -23,7 +23,6 @@ enum uc_op_memory {
 const char *uc_opcode_name(uint8_t opcode, char buf[16]);
 /* Whether the table knows @opcode (an opcode newer than it is not). */
 bool uc_opcode_known(uint8_t opcode);
-enum uc_op_memory uc_opcode_memory(uint8_t opcode);
 /* The kernel sends every such request to io-wq: a punt is its design. */
 bool uc_opcode_always_async(uint8_t opcode);
 /* --list-ops: one tab-separated line per opcode: number, name, memory

@@ -29,11 +29,6 @@ void uf_set_user(const struct uc_user *u)
 	user = *u;
 }
 
-const struct uc_user *uf_user(void)
-{
-	return &user;
-}
-
 /* ---- the user's identity, for one open ------------------------------------ */
 
 struct saved_ident {

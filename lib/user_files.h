@@ -46,7 +46,6 @@ struct uc_user {
 
 /* The identity files are opened with (copied; the groups are not). */
 void uf_set_user(const struct uc_user *u);
-const struct uc_user *uf_user(void);
 
 /* Reads the regular file @path whole (at most @max bytes) into a
  * NUL-terminated buffer; its length (NUL bytes included) in @len. NULL
