@@ -113,6 +113,27 @@ static __always_inline struct io_kiocb *ctx_link_head(struct io_ring_ctx *ctx)
 	return BPF_CORE_READ(ctx, submit_state.link.head);
 }
 
+/*
+ * Before v6.4 (the locked free list went with the io-wq completion
+ * rework), a request that io-wq finished was freed by task work onto the
+ * ring's locked_free_list, not its free stack, and reached the stack only
+ * when the cache ran low: a walk of the stack alone missed it (issue #30:
+ * CQE-less pipe WRITEs punted to io-wq on 6.1). Its first node, or 0 on a
+ * kernel without that list.
+ */
+struct io_ring_ctx___locked_free {
+	struct io_wq_work_list locked_free_list;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 ctx_locked_free_first(void *ctx)
+{
+	struct io_ring_ctx___locked_free *c = ctx;
+
+	if (!bpf_core_field_exists(c->locked_free_list))
+		return 0;
+	return (__u64)BPF_CORE_READ(c, locked_free_list.first);
+}
+
 static __always_inline struct io_kiocb *comp_node_to_req(void *node)
 {
 	return (struct io_kiocb *)((char *)node -

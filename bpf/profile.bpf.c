@@ -70,6 +70,8 @@ const volatile __u64 sample_warmup = 1024;
 
 struct pf_req {
 	__u64 req;			/* the io_kiocb, 0: free */
+	__u64 prev;			/* the member before it in its link
+					 * chain, 0: none */
 	__u64 ts;
 	__u32 len;
 	__u16 ring;
@@ -377,6 +379,8 @@ static __always_inline bool is_plain_write(__u32 op)
 	return op == 23 || op == 5 || op == 26;
 }
 
+static __always_inline void count_silent_end(struct pf_req *r, __s32 res, bool known_res);
+
 static __always_inline int on_submit(struct io_kiocb *req)
 {
 	__u64 ctx, key, rflags, n;
@@ -419,10 +423,19 @@ static __always_inline int on_submit(struct io_kiocb *req)
 				rs->evicted++;
 		}
 	}
+	/* The same request object again: the kernel reuses one only after
+	 * freeing it, so a CQE-skipping request still here ended without a
+	 * CQE (a failure would have posted one). */
+	if (r->req == key && (r->flags & RQ_SKIP))
+		count_silent_end(r, 0, false);
 	/* The low flag bits mirror IOSQE_* on every kernel; a direct load,
 	 * its size relocated by CO-RE (32 bits before v6.10, then 64). */
 	rflags = req->flags;
 	r->req = key;
+	/* The kernel appends to the chain after this hook: a chain being
+	 * built means this request follows its last member. */
+	r->prev = (__u64)BPF_CORE_READ(req->ctx, submit_state.link.head) ?
+		  (__u64)BPF_CORE_READ(req->ctx, submit_state.link.last) : 0;
 	r->ring = ring;
 	r->opcode = op;
 	/* Reading the clock costs as much as the rest of this program, so
@@ -445,8 +458,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		r->flags |= RQ_FORCED;
 	if (rflags & PF_IOSQE_CQE_SKIP)
 		r->flags |= RQ_SKIP;
-	if ((rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) ||
-	    req->ctx->submit_state.link.head)
+	if ((rflags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)) || r->prev)
 		r->flags |= RQ_CHAIN;
 	if (is_plain_write(op)) {
 		r->flags |= RQ_WRITE;
@@ -521,6 +533,86 @@ static __always_inline void count_error(__u32 ring, __u32 op, __s32 res)
 		stat_inc(PF_STAT_ERRNO_FULL);
 }
 
+/* A request's end, on its ring's row for its opcode: counts, bytes,
+ * short writes and its path (@flags: RQ_*). */
+static __always_inline void count_end(struct pf_op_stats *st, __u32 ring, __u32 op,
+				      __u8 flags, __s32 res, bool known_res)
+{
+	st->completes++;
+	if (res < 0) {
+		st->errors++;
+		count_error(ring, op, res);
+	} else if (known_res && is_data_op(op)) {
+		st->bytes += res;
+	}
+	if (flags & RQ_WRITE)
+		st->short_writes++;
+	/* A link chain's next member runs in the io-wq worker that ran the
+	 * one before it, with no punt of its own: it ended there. */
+	if ((flags & (RQ_CHAIN | RQ_PUNTED | RQ_POLLED)) == RQ_CHAIN &&
+	    (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
+		flags |= RQ_PUNTED;
+	if (flags & RQ_PUNTED) {
+		st->punted++;
+		if (flags & RQ_FORCED)
+			st->forced++;
+	} else if (flags & RQ_POLLED) {
+		st->polled++;
+	}
+}
+
+/*
+ * A CQE-skipping request that ended without its CQE (issue #30): counted
+ * with what is known of it. @res is its result when it was read from the
+ * request before the kernel reused it (a chain's member, met at a later
+ * member's end), else unknown: its bytes are not counted (a success may
+ * be short). Untimed: nothing marks when it ended. Frees its slot.
+ */
+static __always_inline void count_silent_end(struct pf_req *r, __s32 res, bool known_res)
+{
+	struct pf_op_stats *st = op_stats(r->ring, r->opcode);
+	__u8 flags = r->flags;
+
+	r->req = 0;
+	if (!st)
+		return;
+	/* ended without a CQE: it succeeded, and was not short */
+	count_end(st, r->ring, r->opcode, flags & ~(RQ_WRITE | RQ_CHAIN), res, known_res);
+	st->silent++;
+}
+
+/* The members before a chain member that ended ended before it; those
+ * still here posted no CQE. Their results are still in the request
+ * objects: the kernel reuses them only at a later submission. */
+struct chain_walk {
+	__u64 key;
+};
+
+static long chain_step(__u64 i, struct chain_walk *w)
+{
+	struct io_kiocb *req;
+	struct pf_req *r;
+	__u32 j;
+
+	if (!w->key)
+		return 1;
+	j = addr_hash(w->key, 16);
+	r = bpf_map_lookup_elem(&pf_reqs, &j);
+	if (r && r->req != w->key) {
+		j ^= 1;
+		r = bpf_map_lookup_elem(&pf_reqs, &j);
+	}
+	if (!r || r->req != w->key || !(r->flags & RQ_SKIP))
+		return 1;
+	req = (struct io_kiocb *)r->req;
+	w->key = r->prev;
+	count_silent_end(r, BPF_CORE_READ(req, cqe.res), true);
+	return 0;
+}
+
+/* One step per member ended (a chain is at most one submission long). */
+#define CHAIN_MAX 32768
+
 static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 				       __u32 cflags)
 {
@@ -578,30 +670,15 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 	if (!(flags & RQ_WRITE) || res < 0 || (__u32)res >= r->len)
 		flags &= ~RQ_WRITE;
 	r->req = 0;
+	if (r->prev) {
+		struct chain_walk w = { .key = r->prev };
+
+		bpf_loop(CHAIN_MAX, chain_step, &w, 0);
+	}
 	st = op_stats(ring, op);
 	if (!st)
 		return 0;
-	st->completes++;
-	if (res < 0) {
-		st->errors++;
-		count_error(ring, op, res);
-	} else if (is_data_op(op)) {
-		st->bytes += res;
-	}
-	if (flags & RQ_WRITE)
-		st->short_writes++;
-	/* A link chain's next member runs in the io-wq worker that ran the
-	 * one before it, with no punt of its own: it ended there. */
-	if ((flags & (RQ_CHAIN | RQ_PUNTED | RQ_POLLED)) == RQ_CHAIN &&
-	    (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
-		flags |= RQ_PUNTED;
-	if (flags & RQ_PUNTED) {
-		st->punted++;
-		if (flags & RQ_FORCED)
-			st->forced++;
-	} else if (flags & RQ_POLLED) {
-		st->polled++;
-	}
+	count_end(st, ring, op, flags, res, true);
 	if (!ts)
 		return 0;
 	lat = bpf_ktime_get_ns() - ts;

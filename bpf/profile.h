@@ -35,7 +35,7 @@
 /* per ring slot x opcode, per CPU */
 struct pf_op_stats {
 	__u64 submits;
-	__u64 completes;		/* requests that ended with a CQE */
+	__u64 completes;		/* requests that ended (silent ones too) */
 	__u64 errors;			/* ... with res < 0 */
 	__u64 bytes;			/* res > 0 of data-moving opcodes */
 	__u64 polled;			/* ended after an armed poll */
@@ -45,6 +45,10 @@ struct pf_op_stats {
 					 * for always-blocking opcodes (FSYNC) */
 	__u64 short_writes;		/* WRITE/WRITE_FIXED/SEND: 0 <= res < len */
 	__u64 unseen;			/* ended, submitted before the profile */
+	__u64 silent;			/* ended without a CQE (IOSQE_CQE_SKIP_SUCCESS),
+					 * found at a later chain member's end or the
+					 * request object's reuse: untimed, bytes counted
+					 * only at a chain member's end */
 	__u64 lat_sum_ns;
 	__u64 lat_max_ns;
 	__u64 lat_hist[PF_LAT_BUCKETS];

@@ -15,7 +15,9 @@
  *    before a submission on a ring with CQE-skipping requests in flight
  *    the top of that stack is read, as deep as the requests freed since
  *    the last look (counted at each completion);
- *  - at a teardown, the whole stack;
+ *    (and, before v6.4, the locked free list, where requests io-wq
+ *    finished wait);
+ *  - at a teardown, the whole stack (and the locked list);
  *  - a request slot reused by a new submission ends the old one.
  */
 #ifndef __REQUEST_ENDS_BPF_H
@@ -146,9 +148,18 @@ __noinline int end_one(int slot, __u64 req, __u64 res_cflags, __u32 how,
 
 struct chain_walk {
 	__u32 slot;			/* predecessor's slot + 1, 0: none */
-	__u32 pad;
+	__u32 ended;			/* members ended by this walk */
 	__u64 seq;			/* ... and its seq */
 };
+
+/* A link chain has at most as many members as one submission can carry:
+ * the kernel ends an unterminated chain with the call that built it, and
+ * a ring has at most 32768 SQ entries (IORING_MAX_ENTRIES). A walk stops
+ * at the first member already ended, and every step ends a request that
+ * was submitted, so the cost stays one step per request. (A bound of 64
+ * left the 65th and earlier members of a longer chain to the free-stack
+ * walk, whose depth did not count them: false overlaps, issue #30.) */
+#define CHAIN_MAX 32768
 
 static long chain_step(__u64 i, struct chain_walk *w)
 {
@@ -171,18 +182,25 @@ static long chain_step(__u64 i, struct chain_walk *w)
 	}
 	if (!end_one(idx, *k, 0, UC_DONE_CHAIN, &copy))
 		return 1;
+	w->ended++;
 	w->slot = copy.prev_slot;
 	w->seq = copy.prev_seq;
 	return 0;
 }
 
 /* A chain member ended: the members before it (still in our table only
- * because they posted no CQE) ended before it. Global: verified once. */
-__noinline int end_chain(__u32 prev_slot, __u64 prev_seq)
+ * because they posted no CQE) ended before it. They were freed onto the
+ * ring's free stack too: counted in its ring's ends since the stack was
+ * last read (the depth collect_quiet_ends reads), else the ones ended
+ * here would hide older ones below the depth read. Global: verified once. */
+__noinline int end_chain(__u32 prev_slot, __u64 prev_seq, __u64 ring)
 {
 	struct chain_walk w = { .slot = prev_slot, .seq = prev_seq };
+	struct ring_info *ri;
 
-	bpf_loop(64, chain_step, &w, 0);
+	bpf_loop(CHAIN_MAX, chain_step, &w, 0);
+	if (w.ended && (ri = bpf_map_lookup_elem(&rings, &ring)))
+		__sync_fetch_and_add(&ri->freed, w.ended);
 	return 0;
 }
 
@@ -225,7 +243,7 @@ static __always_inline __s64 end_request_how(__u64 req, __u64 ring, __s32 res,
 	/* A linked timeout may fire while the request before it still
 	 * runs: its end says nothing about that request. */
 	if (chain && copy.prev_slot && copy.opcode != IORING_OP_LINK_TIMEOUT)
-		end_chain(copy.prev_slot, copy.prev_seq);
+		end_chain(copy.prev_slot, copy.prev_seq, copy.ctx);
 	/* The ended entry's flags, for the ring's counts, and its opcode + 1
 	 * above them, for the teardown listing (uc_complete). */
 	return session_owned_by(copy.session, copy.owner) ?
@@ -303,6 +321,10 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 		depth = 4096;
 	walk_list((__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first), ring_addr, 64);
 	walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), ring_addr, depth);
+	/* Before v6.4, requests io-wq finished wait on the locked list; it is
+	 * a list (newest first) emptied into the stack in one go, so the
+	 * same depth bounds the part freed since the last look. */
+	walk_list(ctx_locked_free_first(ring), ring_addr, depth);
 	return 0;
 }
 

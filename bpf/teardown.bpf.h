@@ -323,7 +323,8 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 		return 0;
 	if (ri->quiet_inflight > 0 || ri->ovf_unmatched) {
 		if (walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), key,
-			      list_walk_max))
+			      list_walk_max) |
+		    walk_list(ctx_locked_free_first(ring), key, list_walk_max))
 			stat_inc(td->session, UC_STAT_WALK_TRUNC);
 		ri->freed = 0;
 		unmatched_done(ri);

@@ -51,6 +51,7 @@ static json_object *op_json(unsigned op, const struct pf_op_stats *t, bool paths
 	}
 	add_u64(o, "short_writes", t->short_writes);
 	add_u64(o, "submitted_before_profile", t->unseen);
+	add_u64(o, "ended_without_cqe", t->silent);
 	add_u64(lat, "p50", (uint64_t)pf_op_quantile(t, 0.5));
 	add_u64(lat, "p90", (uint64_t)pf_op_quantile(t, 0.9));
 	add_u64(lat, "p99", (uint64_t)pf_op_quantile(t, 0.99));

@@ -104,7 +104,7 @@ static void op_table(FILE *o, const struct pf_ring_view *rv, bool paths)
 		if (t->submits > ends)
 			fprintf(o, "  (%llu in flight)", (unsigned long long)(t->submits - ends));
 		fputc('\n', o);
-		if (t->forced || t->short_writes || t->unseen) {
+		if (t->forced || t->short_writes || t->unseen || t->silent) {
 			fprintf(o, "  %-16s", "");
 			if (t->forced)
 				fprintf(o, " %llu punts flagged async at submission;",
@@ -114,6 +114,9 @@ static void op_table(FILE *o, const struct pf_ring_view *rv, bool paths)
 			if (t->unseen)
 				fprintf(o, " %llu submitted before the profile began;",
 					(unsigned long long)t->unseen);
+			if (t->silent)
+				fprintf(o, " %llu ended without a CQE (untimed);",
+					(unsigned long long)t->silent);
 			fputc('\n', o);
 		}
 	}

@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the test kernel (busybox sh): every line of cases.list,
-# "NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH", under uringcheck. Prints one
+# "NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH|REPEAT", under uringcheck (a
+# plain case REPEAT times: it passes only when every run does). Prints one
 # "RESULT PASS|FAIL|SKIP NAME: why" line per case, between markers the
 # host reads from the serial console.
 echo "==GUEST== kernel $(uname -r)"
 ./uringcheck --version 2>&1 | sed 's/^/==VERSION== /'
 # the kinds a report can name, from the binary's own table
 KINDS=$(./uringcheck --list-kinds | cut -f1)
-while IFS='|' read -r name expect status opts args match; do
+while IFS='|' read -r name expect status opts args match repeat; do
 	[ -n "$name" ] || continue
 	if [ "$expect" = skip ]; then
 		echo "RESULT SKIP $name: $status"
@@ -82,6 +83,10 @@ while IFS='|' read -r name expect status opts args match; do
 		rm -f $pidf
 	esac
 	log=/tmp/$name.log
+	run=0
+	bad=0
+	while [ $run -lt "${repeat:-1}" ]; do
+	run=$((run + 1))
 	rm -f $log
 	if [ -n "$pidf" ]; then
 		# shellcheck disable=SC2086,SC2016
@@ -104,11 +109,20 @@ while IFS='|' read -r name expect status opts args match; do
 	[ "$rc" = "$status" ] || ok=0
 	if [ -n "$match" ] && ! cat $log /tmp/$name.err 2>/dev/null | grep -qE -- "$match"; then ok=0; fi
 	if [ -n "$pidf" ] && [ -n "$want" ] && ! grep -q "^==$(cat $pidf 2>/dev/null)==" $log; then ok=0; fi
-	if [ $ok = 1 ]; then
-		echo "RESULT PASS $label: [${got:-clean}] exit $rc${pidf:+, pid $(cat $pidf 2>/dev/null) as the namespace sees it}"
+	if [ $ok = 0 ]; then
+		bad=$((bad + 1))
+		# the first failing run's output is the one shown
+		[ $bad = 1 ] && head -c 1500 $log /tmp/$name.err 2>/dev/null >/tmp/$name.first
+		first="got [${got:-clean}] exit $rc"
+	fi
+	done
+	times=
+	[ "${repeat:-1}" -gt 1 ] && times=", $((run - bad)) of $run runs"
+	if [ $bad = 0 ]; then
+		echo "RESULT PASS $label: [${got:-clean}] exit $rc${pidf:+, pid $(cat $pidf 2>/dev/null) as the namespace sees it}$times"
 	else
-		echo "RESULT FAIL $label: expected [${want:-clean}] exit $status, got [${got:-clean}] exit $rc"
-		head -c 1500 $log /tmp/$name.err 2>/dev/null | sed 's/^/  | /'
+		echo "RESULT FAIL $label: expected [${want:-clean}] exit $status, $first$times"
+		sed 's/^/  | /' /tmp/$name.first
 	fi
 done <cases.list
 echo "==GUEST== done"

@@ -31,9 +31,9 @@ testsuite/kernels/fetch.sh $KERNELS || { echo "0 passed, 1 failed"; exit 1; }
 # Reads key=value (one word or "quoted words") from a header line.
 hval() { echo "$1" | grep -oE "$2=(\"[^\"]*\"|[^ \"]*)" | head -1 | cut -d= -f2- | sed 's/^"//; s/"$//'; }
 
-# cases.list for kernel $1: NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH
+# cases.list for kernel $1: NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH|REPEAT
 case_list() {
-	local v=$1 line name hdr over expect status opts args match k
+	local v=$1 line name hdr over expect status opts args match k repeat
 	grep -vE '^\s*(#|$)' testsuite/kernels/cases | while read -r line; do
 		name=${line%% *}
 		hdr=""
@@ -43,7 +43,7 @@ case_list() {
 		# "* key=value": for every program on that kernel
 		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
 		if echo "$over" | grep -q ' skip'; then
-			echo "$name|skip|${over#* skip }|||"
+			echo "$name|skip|${over#* skip }||||"
 			continue
 		fi
 		all="$hdr ${line#"$name"} ${over#"$name"}"
@@ -60,7 +60,10 @@ case_list() {
 		[ -n "$args" ] || args=$(hval "$hdr" args | tr ',' ' ')
 		match=$(hval "${over#"$name"} ${line#"$name"}" match)
 		[ -n "$match" ] || match=$(hval "$hdr" match)
-		echo "$name|$expect|$status|$opts|$args|$match"
+		# repeat=N: run N times, every run judged (timing-dependent
+		# verdicts show only in repetition)
+		repeat=$(hval "${over#"$name"} ${line#"$name"}" repeat)
+		echo "$name|$expect|$status|$opts|$args|$match|${repeat:-1}"
 	done
 }
 
