@@ -73,6 +73,9 @@ struct pf_req {
 	__u64 prev;			/* the member before it in its link
 					 * chain, 0: none */
 	__u64 ts;
+	__u32 tag;			/* a chain member's random tag, and its */
+	__u32 prev_tag;			/* predecessor's: an object the kernel
+					 * reused since is not that member */
 	__u32 len;
 	__u16 ring;
 	__u8 opcode;
@@ -381,6 +384,19 @@ static __always_inline bool is_plain_write(__u32 op)
 
 static __always_inline void count_silent_end(struct pf_req *r, __s32 res, bool known_res);
 
+/* The slot that holds request @key (its own or its neighbour), or NULL. */
+static __always_inline struct pf_req *req_slot(__u64 key)
+{
+	__u32 i = addr_hash(key, 16);
+	struct pf_req *r = bpf_map_lookup_elem(&pf_reqs, &i);
+
+	if (r && r->req != key) {
+		i ^= 1;
+		r = bpf_map_lookup_elem(&pf_reqs, &i);
+	}
+	return r && r->req == key ? r : NULL;
+}
+
 static __always_inline int on_submit(struct io_kiocb *req)
 {
 	__u64 ctx, key, rflags, n;
@@ -403,20 +419,25 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	n = ++st->submits;
 
 	/* Two slots per address (its own and its neighbour): requests in
-	 * flight together rarely find both taken. */
+	 * flight together rarely find both taken. The request object's own
+	 * earlier use first, wherever it sits: a CQE-skipping request there
+	 * ended (below). A CQE-skipping request holds its slot like any
+	 * other: its end is found (count_silent_end), so taking its slot
+	 * would lose a request still counted in flight. */
 	i = addr_hash(key, 16);
 	r = bpf_map_lookup_elem(&pf_reqs, &i);
 	if (!r)
 		return 0;
-	if (r->req && r->req != key && !(r->flags & RQ_SKIP)) {
+	if (r->req != key) {
 		__u32 j = i ^ 1;
 		struct pf_req *r2 = bpf_map_lookup_elem(&pf_reqs, &j);
 
-		if (r2 && (!r2->req || r2->req == key || (r2->flags & RQ_SKIP))) {
+		if (r2 && (r2->req == key || (r->req && !r2->req))) {
 			r = r2;
-		} else {
+		} else if (r->req) {
 			/* Both taken by requests that have not ended: this
-			 * one's predecessor loses its path and timing. */
+			 * one's predecessor loses its path and timing (and,
+			 * posting no CQE, its end). */
 			struct pf_ring_stats *rs = ring_stats(ring);
 
 			if (rs)
@@ -436,6 +457,18 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	 * built means this request follows its last member. */
 	r->prev = (__u64)BPF_CORE_READ(req->ctx, submit_state.link.head) ?
 		  (__u64)BPF_CORE_READ(req->ctx, submit_state.link.last) : 0;
+	r->tag = 0;
+	r->prev_tag = 0;
+	if (r->prev) {
+		struct pf_req *p = req_slot(r->prev);
+
+		if (p)
+			r->prev_tag = p->tag;
+		else
+			r->prev = 0;	/* not ours: nothing to end */
+	}
+	if (r->prev || (req->flags & (UC_IOSQE_IO_LINK | UC_IOSQE_IO_HARDLINK)))
+		r->tag = bpf_get_prandom_u32() | 1;
 	r->ring = ring;
 	r->opcode = op;
 	/* Reading the clock costs as much as the rest of this program, so
@@ -586,26 +619,24 @@ static __always_inline void count_silent_end(struct pf_req *r, __s32 res, bool k
  * objects: the kernel reuses them only at a later submission. */
 struct chain_walk {
 	__u64 key;
+	__u32 tag;
 };
 
 static long chain_step(__u64 i, struct chain_walk *w)
 {
 	struct io_kiocb *req;
 	struct pf_req *r;
-	__u32 j;
 
 	if (!w->key)
 		return 1;
-	j = addr_hash(w->key, 16);
-	r = bpf_map_lookup_elem(&pf_reqs, &j);
-	if (r && r->req != w->key) {
-		j ^= 1;
-		r = bpf_map_lookup_elem(&pf_reqs, &j);
-	}
-	if (!r || r->req != w->key || !(r->flags & RQ_SKIP))
+	r = req_slot(w->key);
+	/* Ended already (with its CQE), or its object reused by a request
+	 * that is not this chain's member. */
+	if (!r || r->tag != w->tag || !(r->flags & RQ_SKIP))
 		return 1;
 	req = (struct io_kiocb *)r->req;
 	w->key = r->prev;
+	w->tag = r->prev_tag;
 	count_silent_end(r, BPF_CORE_READ(req, cqe.res), true);
 	return 0;
 }
@@ -671,7 +702,7 @@ static __always_inline int on_complete(void *ring_ptr, void *req_ptr, __s32 res,
 		flags &= ~RQ_WRITE;
 	r->req = 0;
 	if (r->prev) {
-		struct chain_walk w = { .key = r->prev };
+		struct chain_walk w = { .key = r->prev, .tag = r->prev_tag };
 
 		bpf_loop(CHAIN_MAX, chain_step, &w, 0);
 	}
