@@ -110,6 +110,18 @@ static long name_step(__u64 i, struct name_walk *w)
 	return 0;
 }
 
+/* A mapping record's file part: inode and path, leaf first. */
+static __always_inline void fill_vma_file(struct uc_vma_record *m, struct file *file)
+{
+	struct name_walk w;
+
+	m->inode = BPF_CORE_READ(file, f_inode, i_ino);
+	m->nnames = 0;
+	w.d = BPF_CORE_READ(file, f_path.dentry);
+	w.m = m;
+	bpf_loop(UC_PATH_NAMES, name_step, &w, 0);
+}
+
 /* Every file mapping of the current process, as UC_EV_MAPPING records. */
 static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
 					  __u32 sid)
@@ -128,7 +140,6 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
 		 * makes the verifier search the kernel's whole BTF by name
 		 * (is it trusted too?), four times a visit of the loop. */
 		struct file *file = BPF_CORE_READ(vma, vm_file);
-		struct name_walk w;
 		struct uc_vma_record *m;
 		__u64 flags;
 
@@ -141,16 +152,97 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
 		m->start = vma->vm_start;
 		m->end = vma->vm_end;
 		m->offset = vma->vm_pgoff << 12;
-		m->inode = BPF_CORE_READ(file, f_inode, i_ino);
 		flags = vma->vm_flags;
 		m->flags = ((flags & UC_VM_EXEC) ? 1 : 0) | ((flags & UC_VM_WRITE) ? 2 : 0);
-		m->nnames = 0;
-		w.d = BPF_CORE_READ(file, f_path.dentry);
-		w.m = m;
-		bpf_loop(UC_PATH_NAMES, name_step, &w, 0);
+		fill_vma_file(m, file);
 		ev_output(sid, m, sizeof(*m));
 	}
 	bpf_iter_task_vma_destroy(&it);
+}
+
+/*
+ * Before v6.7 (no task-VMA iterator) the mappings are read from
+ * /proc/PID/maps when a stack is first processed, and a program that
+ * exits right after its hazard is gone by then (issue #30). So at each
+ * capture the file mappings a report needs most are sent from here, once
+ * per process and mapping: the one holding the capture's pc (the
+ * library that made the system call) and the executable's text (where
+ * the program's own frames are). User space uses them when /proc is
+ * gone (stacks.c). bpf_find_vma is 5.17+; set by user space.
+ */
+const volatile bool capture_vmas = false;
+
+/* The file too: after an exec, a mapping at the same address is sent
+ * again unless it is the same file (then it is the same mapping). */
+struct vma_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start;
+	__u64 file;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct vma_key);
+	__type(value, __u8);
+} vmas_sent SEC(".maps");
+
+struct vma_found {
+	__u64 start, end, pgoff, flags, file;
+};
+
+static long vma_found_cb(struct task_struct *task, struct vm_area_struct *vma,
+			 struct vma_found *f)
+{
+	f->start = BPF_CORE_READ(vma, vm_start);
+	f->end = BPF_CORE_READ(vma, vm_end);
+	f->pgoff = BPF_CORE_READ(vma, vm_pgoff);
+	f->flags = BPF_CORE_READ(vma, vm_flags);
+	f->file = (__u64)BPF_CORE_READ(vma, vm_file);
+	return 0;
+}
+
+/* Sends the file mapping holding @addr, unless sent for @tgid before. */
+static __always_inline void send_vma_of(struct task_struct *task, __u32 tgid, __u32 sid,
+					__u64 addr)
+{
+	struct vma_found f = {};
+	struct vma_key k = { .tgid = tgid };
+	struct uc_vma_record *m;
+	struct file *file;
+	__u32 zero = 0;
+	__u8 one = 1;
+
+	if (!addr || bpf_find_vma(task, addr, vma_found_cb, &f, 0) || !f.file)
+		return;
+	file = (struct file *)f.file;
+	k.start = f.start;
+	k.file = (__u64)BPF_CORE_READ(file, f_inode, i_ino);
+	if (bpf_map_lookup_elem(&vmas_sent, &k))
+		return;
+	m = bpf_map_lookup_elem(&mapping_scratch, &zero);
+	if (!m)
+		return;
+	bpf_map_update_elem(&vmas_sent, &k, &one, BPF_ANY);
+	fill_hdr(&m->hdr, UC_EV_MAPPING, tgid);
+	m->start = f.start;
+	m->end = f.end;
+	m->offset = f.pgoff << 12;
+	m->flags = ((f.flags & UC_VM_EXEC) ? 1 : 0) | ((f.flags & UC_VM_WRITE) ? 2 : 0) |
+		   UC_VMA_AT_CAPTURE;
+	fill_vma_file(m, file);
+	ev_output(sid, m, sizeof(*m));
+}
+
+/* Global: verified once, for every program that captures. */
+__noinline int send_capture_vmas(__u32 tgid, __u32 sid, __u64 ip)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	send_vma_of(task, tgid, sid, ip);
+	send_vma_of(task, tgid, sid, BPF_CORE_READ(task, mm, start_code));
+	return 0;
 }
 
 static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
@@ -260,6 +352,8 @@ done:
 	st->pad = 0;
 	asm volatile("" ::: "memory");
 	*(volatile __u64 *)&st->id = id;
+	if (capture_vmas)
+		send_capture_vmas(tgid, sid, UC_REG(regs, ip));
 	return id;
 }
 

@@ -501,12 +501,16 @@ struct uc_stack {
  * path comes as its dentry names, leaf first, up to the mount's root. */
 #define UC_PATH_NAMES		12
 #define UC_NAME_LEN		64
+/* A mapping sent at a capture (before v6.7: stacks.bpf.h), one of a
+ * process's, not the whole set: used when /proc/PID/maps is gone. */
+#define UC_VMA_AT_CAPTURE	4
+
 struct uc_vma_record {
 	struct uc_hdr hdr;
 	__u64 start, end;
 	__u64 offset;		/* file offset mapped at start */
 	__u64 inode;
-	__u32 flags;		/* 1 exec, 2 write */
+	__u32 flags;		/* 1 exec, 2 write, UC_VMA_AT_CAPTURE */
 	__u32 nnames;
 	char names[UC_PATH_NAMES][UC_NAME_LEN];
 };

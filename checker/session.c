@@ -465,6 +465,9 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 		       const struct uc_options *o)
 {
 	skel->rodata->reissue_flag = k->reissue_flag;
+	/* Before v6.7 the mappings are not sent at ring creation: a capture
+	 * sends the ones its report needs most (bpf/stacks.bpf.h). */
+	skel->rodata->capture_vmas = !k->task_vma_iter;
 	skel->rodata->req_buffer_selected = k->buffer_selected_flag;
 	skel->rodata->req_buffer_ring = k->buffer_ring_flag;
 	skel->rodata->req_buffers_commit = k->buffers_commit_flag;

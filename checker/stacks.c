@@ -39,6 +39,7 @@ void stacks_init(struct uc_stacks *s)
 	memset(s, 0, sizeof(*s));
 	u64map_init(&s->by_id);
 	u64map_init(&s->pending_maps);
+	u64map_init(&s->capture_maps);
 	s->maps = uc_maps_cache_new();
 }
 
@@ -81,28 +82,46 @@ void stacks_free(struct uc_stacks *s)
 	u64map_free(&s->by_id);
 	u64map_each(&s->pending_maps, free_pending_cb, NULL);
 	u64map_free(&s->pending_maps);
+	u64map_each(&s->capture_maps, free_pending_cb, NULL);
+	u64map_free(&s->capture_maps);
 	free(s->lazy);
 	uc_maps_cache_free(s->maps);
 }
 
+/*
+ * A mapping record: the whole set a process's first ring sends (v6.7+:
+ * pending until its next stack, which adopts it), or one a capture sent
+ * (before v6.7, UC_VMA_AT_CAPTURE: kept until the process exits, for
+ * when /proc/PID/maps is gone; a later one at the same address, after an
+ * exec, replaces it).
+ */
 void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
 {
-	struct pending_maps *p = u64map_get(&s->pending_maps, v->hdr.tgid);
-	struct uc_map_record *r;
+	bool at_capture = v->flags & UC_VMA_AT_CAPTURE;
+	struct u64map *set = at_capture ? &s->capture_maps : &s->pending_maps;
+	struct pending_maps *p = u64map_get(set, v->hdr.tgid);
+	struct uc_map_record *r = NULL;
 	char path[UC_PATH_NAMES * (UC_NAME_LEN + 1) + 1] = "";
 	size_t o = 0;
 
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
-		u64map_put(&s->pending_maps, v->hdr.tgid, p);
+		u64map_put(set, v->hdr.tgid, p);
 	}
 	/* Names come leaf first. */
 	for (int i = (int)(v->nnames < UC_PATH_NAMES ? v->nnames : UC_PATH_NAMES) - 1;
 	     i >= 0; i--)
 		o += snprintf(path + o, sizeof(path) - o, "/%.*s", UC_NAME_LEN,
 			      v->names[i]);
-	p->rec = xrealloc(p->rec, (p->n + 1) * sizeof(*p->rec));
-	r = &p->rec[p->n++];
+	for (size_t i = 0; at_capture && i < p->n && !r; i++)
+		if (p->rec[i].start == v->start) {
+			r = &p->rec[i];
+			free((char *)r->path);
+		}
+	if (!r) {
+		p->rec = xrealloc(p->rec, (p->n + 1) * sizeof(*p->rec));
+		r = &p->rec[p->n++];
+	}
 	r->start = v->start;
 	r->end = v->end;
 	r->offset = v->offset;
@@ -254,6 +273,18 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	m = uc_maps_cache_get(s->maps, c->tgid);
 	if (m && !uc_maps_find(m, c->regs.ip))
 		m = uc_maps_cache_refresh(s->maps, c->tgid);
+	if (!m || !uc_maps_find(m, c->regs.ip)) {
+		/* /proc/PID/maps gone (the process exited) or behind: the
+		 * mappings captures sent, where the kernel has them sent so. */
+		struct pending_maps *p = u64map_get(&s->capture_maps, c->tgid);
+		struct uc_maps *sent = p ? uc_maps_from_records(c->tgid, p->rec, p->n) : NULL;
+
+		if (sent) {
+			uc_maps_cache_adopt(s->maps, c->tgid, sent);
+			uc_maps_unref(sent);
+			m = uc_maps_cache_peek(s->maps, c->tgid);
+		}
+	}
 	c->maps = m ? uc_maps_ref(m) : NULL;
 	u64map_put(&s->by_id, id, c);
 }
@@ -290,9 +321,10 @@ void stacks_process_forked(struct uc_stacks *s, uint32_t parent, uint32_t child)
 void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited)
 {
 	/* Captures keep their own snapshot references. */
-	if (exited)
+	if (exited) {
 		uc_maps_cache_forget(s->maps, tgid);
-	else
+		pending_free(u64map_del(&s->capture_maps, tgid));
+	} else
 		uc_maps_cache_refresh(s->maps, tgid);
 }
 

@@ -20,6 +20,8 @@ struct uc_maps_cache;
 struct uc_stacks {
 	struct u64map by_id;		/* id -> struct uc_capture */
 	struct u64map pending_maps;	/* tgid -> mappings before a stack */
+	struct u64map capture_maps;	/* tgid -> mappings sent at captures
+					 * (before v6.7), until it exits */
 	struct uc_maps_cache *maps;
 	uint64_t unavailable;		/* stacks asked for but gone */
 	uint64_t overwritten;		/* gone from the store before read */
