@@ -33,6 +33,7 @@ struct check_mode {
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
 	bool attached;			/* -p: the process runs already */
+	uint32_t rings;			/* ring records: rings seen */
 	pid_t pid;
 };
 
@@ -65,6 +66,7 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_TASK_STORAGE] = "task_storage_unavailable",
 	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
+	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
@@ -79,8 +81,10 @@ static void on_event(void *arg, const void *data, size_t size)
 
 	dispatch_record(&c->check, data, size);
 	/* A process's first ring: its libc looked at (heap_probes.h). */
-	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE)
+	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
+		c->rings++;
 		heap_probes_process(&c->heap, h->tgid, c->check.ck.report->out);
+	}
 }
 
 static int check_begin(void **state, struct uc_run *run)
@@ -123,8 +127,10 @@ static int check_follow(void *state, pid_t pid)
 	/* Attached, its rings (whose creation sends the mappings) came
 	 * before us: its mappings are read now, while it surely lives, and
 	 * its own libc is probed now (it will make no first ring). */
-	if (c->attached)
+	if (c->attached) {
 		stacks_process_seen(&c->check.ck.stacks, pid);
+		ring_fds_snapshot(&c->check.fds, pid);
+	}
 	if (session_track(&c->sess, pid))
 		return -1;
 	if (c->attached)
@@ -171,6 +177,7 @@ static void check_finish(void *state, struct uc_run *run)
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
+	run->rings_seen += c->rings;
 	c->keep_warm = true;
 }
 
@@ -225,9 +232,32 @@ static int check_report(void *state, struct uc_run *run, FILE *out)
 	return 0;
 }
 
+/* Attached: the requests in flight at the attach, whose ends came
+ * without a submission, were never judged; said every time (0 too), as
+ * what the verdict does not cover. A spawned run has none to speak of
+ * (the count, any, is in --stats and --json). */
+static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
+{
+	uint64_t v[UC_STAT__COUNT];
+	unsigned long long n;
+
+	session_counters(&c->sess, v);
+	n = v[UC_STAT_ENDS_UNSEEN];
+	if (c->attached)
+		fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
+			"and %s not judged (%s end seen, not %s submission)\n", run->pid,
+			n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
+			n == 1 ? "its" : "their", n == 1 ? "its" : "their");
+	else if (run->opt->stats && n)
+		fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
+			"submission seen\n", run->pid, n);
+}
+
 static void check_footer(void *state, struct uc_run *run, FILE *out)
 {
 	struct uc_report *rep = run->rep;
+
+	say_unseen(state, run, out);
 
 	/* What the verdict rests on: as probed for this run's loads
 	 * (load/load.h), or probed now (a run that joined another's programs
