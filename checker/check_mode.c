@@ -245,9 +245,10 @@ static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
 	n = v[UC_STAT_ENDS_UNSEEN];
 	if (c->attached)
 		fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
-			"and %s not judged (%s end seen, not %s submission)\n", run->pid,
+			"and %s not judged (%s seen, not %s)\n", run->pid,
 			n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
-			n == 1 ? "its" : "their", n == 1 ? "its" : "their");
+			n == 1 ? "its end" : "their ends",
+			n == 1 ? "its submission" : "their submissions");
 	else if (run->opt->stats && n)
 		fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
 			"submission seen\n", run->pid, n);

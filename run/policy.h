@@ -21,11 +21,18 @@
 #define UC_CONFIG_FILE "/etc/uringcheck.conf"
 #endif
 
+#include <stdbool.h>
+
 struct uc_options;
 struct uc_run_as;
 
 /* 0 if @o may run for @ra's user; else the exit status, after a
  * message naming what is refused and why. */
 int policy_check(const struct uc_options *o, const struct uc_run_as *ra);
+
+/* May @ra's user watch process @pid, met after the checks above (-f's
+ * descendants of the -p process)? As -p's own rule: always without
+ * sudo; under sudo, its own processes, or any with allow-attach-any. */
+bool policy_may_watch(long pid, const struct uc_run_as *ra);
 
 #endif

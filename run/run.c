@@ -38,6 +38,7 @@
 #include "mode.h"
 #include "options.h"
 #include "pidns.h"
+#include "policy.h"
 #include "runner.h"
 #include "user_files.h"
 #include "version.h"
@@ -284,10 +285,11 @@ static void terminate_on_signals(int sigfd, bool on)
  */
 #define MAX_DESCENDANTS 4096
 
-static int follow_descendants(struct uc_run *run, struct active *m, int nm, int *count)
+static int follow_descendants(struct uc_run *run, struct active *m, int nm,
+			      const struct uc_run_as *ra, int *count)
 {
 	pid_t *done = NULL;
-	int ndone = 0;
+	int ndone = 0, refused = 0;
 
 	for (int round = 0; round < 4; round++) {
 		pid_t *v;
@@ -302,15 +304,21 @@ static int follow_descendants(struct uc_run *run, struct active *m, int nm, int 
 				seen = done[j] == v[i];
 			if (seen)
 				continue;
+			done = xrealloc(done, (ndone + 1) * sizeof(*done));
+			done[ndone++] = v[i];
+			fresh++;
+			/* Under sudo, another user's process is not the
+			 * invoking user's to watch (run/policy.h). */
+			if (!policy_may_watch(v[i], ra)) {
+				refused++;
+				continue;
+			}
 			for (int k = 0; k < nm; k++)
 				if (m[k].ops->follow(m[k].state, v[i])) {
 					free(v);
 					free(done);
 					return -1;
 				}
-			done = xrealloc(done, (ndone + 1) * sizeof(*done));
-			done[ndone++] = v[i];
-			fresh++;
 		}
 		free(v);
 		if (!fresh)
@@ -318,7 +326,12 @@ static int follow_descendants(struct uc_run *run, struct active *m, int nm, int 
 	}
 	if (run->opt->follow)
 		fprintf(stderr, "uringcheck: following pid %d and %d process%s below it "
-			"(-f)\n", run->pid, ndone, ndone == 1 ? "" : "es");
+			"(-f)\n", run->pid, ndone - refused, ndone - refused == 1 ? "" : "es");
+	if (refused)
+		fprintf(stderr, "uringcheck: -f: %d process%s below pid %d not followed: "
+			"under sudo only the invoking user's processes can be watched "
+			"('allow-attach-any' in %s allows others)\n", refused,
+			refused == 1 ? "" : "es", run->pid, UC_CONFIG_FILE);
 	free(done);
 	return 0;
 }
@@ -395,7 +408,7 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;
-	if (!run.spawned && run.pid && follow_descendants(&run, m, nm, &children))
+	if (!run.spawned && run.pid && follow_descendants(&run, m, nm, ra, &children))
 		goto out;
 	if (run.spawned) {
 		e = target_release(&tgt);
