@@ -111,6 +111,20 @@ if want "attach:"; then
 	else
 		fail "attach: profile -p, forked child" "exit $(cat "$TMP/att.pf.rc") or no hint" "$TMP/att.pf.out"
 	fi
+	# ... and with -f, the profile counts the child's ring.
+	"$TMP/forked_child" 1500 &
+	pid=$!
+	sleep 0.4
+	timeout 20 $UC -p "$pid" -f >"$TMP/att.pff.out" 2>&1
+	echo $? >"$TMP/att.pff.rc"
+	wait "$pid"
+	if [ "$(cat "$TMP/att.pff.rc")" = 0 ] &&
+	   grep -q "pid $pid (attached), .* 1 ring" "$TMP/att.pff.out" &&
+	   grep -q 'READ  *2 ' "$TMP/att.pff.out" && ! grep -q 'no ring seen' "$TMP/att.pff.out"; then
+		pass "attach: the profile's -p -f counts the ring of a child forked before the attach"
+	else
+		fail "attach: profile -p -f, forked child" "exit $(cat "$TMP/att.pff.rc") or no ring" "$TMP/att.pff.out"
+	fi
 fi
 
 if want "attach: usage"; then
