@@ -9,7 +9,8 @@
  *
  *     /etc/uringcheck.conf   (root-owned, not group- or world-writable)
  *         allow-as-root      --as-root under sudo: the target runs as root
- *         allow-attach-any   -p PID of another user's process, and -a
+ *         allow-attach-any   -p PID of another user's process (-f: all
+ *                            its descendants), and -a
  *
  * Without sudo (real root, or a user given CAP_BPF and CAP_PERFMON)
  * nothing here applies: the caller already has those rights.
