@@ -10,6 +10,8 @@
  *             the second into a buffer of its own
  *   tworings  as without, after a second ring of the same sizes made at
  *             the start: which descriptor is which cannot be told
+ *   idle      no READs after the attach: the early READ's end is all
+ *             the checker sees of the ring
  */
 #include "../cases/uc_test.h"
 
@@ -38,6 +40,12 @@ int main(int argc, char **argv)
 	submit_exact(&ring, 1);
 
 	usleep(ms * 1000);
+	if (!strcmp(how, "idle")) {
+		feed(e[1], 10, 1);
+		reap(&ring, want, 1);
+		io_uring_queue_exit(&ring);
+		return 0;
+	}
 
 	sqe = get_sqe(&ring);
 	io_uring_prep_read(sqe, a[0], early_too ? early : buf[0], sizeof(buf[0]), 0);

@@ -6,7 +6,7 @@
 # (never seen submitted: its end is counted, never judged), then, a
 # second later, submits two READs into one buffer (or two buffers:
 # "clean"; one into the early READ's buffer: "early"; a second ring of
-# the same sizes: "tworings"). testsuite/attach/forked_child.c forks
+# the same sizes: "tworings"; none, the early READ's end alone: "idle"). testsuite/attach/forked_child.c forks
 # before the attach; its child commits an overlap after it (found with
 # -f; without, a hint names -f).
 # Sourced by testsuite/run.sh (pass, fail, want, $UC, $TMP).
@@ -66,6 +66,16 @@ if want "attach:"; then
 		pass "attach: an overlap with a request in flight at the attach is no finding, and is counted (1 request in flight at the attach)"
 	else
 		fail "attach: in flight at the attach" "a finding, exit $(cat "$TMP/att.early.rc"), or not counted" "$TMP/att.early.out"
+	fi
+	# ... also on a ring that submits nothing after the attach (the kernel
+	# side never learns of it: the end is counted from its process).
+	attach_run idle 1500 idle
+	if [ "$(cat "$TMP/att.idle.rc")" = 0 ] && [ "$(cat "$TMP/att.idle.prc")" = 0 ] &&
+	   grep -q 'uringcheck: 1 request was in flight at the attach and is not judged' \
+		"$TMP/att.idle.out" && [ "$(json_counter idle ends_without_submit)" = 1 ]; then
+		pass "attach: a request in flight at the attach on a ring used no more is counted too"
+	else
+		fail "attach: in flight at the attach, idle ring" "exit $(cat "$TMP/att.idle.rc") or not counted" "$TMP/att.idle.out"
 	fi
 	# Two rings of the same sizes made before the attach: which one the
 	# requests are on cannot be told from the descriptors; it is said.
