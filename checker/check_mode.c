@@ -34,6 +34,8 @@ struct check_mode {
 	bool keep_warm;			/* the run ended: the programs may stay */
 	bool attached;			/* -p: the process runs already */
 	uint32_t rings;			/* ring records: rings seen */
+	uint64_t unanswered;		/* attached: SQEs without a CQE in the
+					 * followed processes' rings then */
 	pid_t pid;
 };
 
@@ -129,7 +131,7 @@ static int check_follow(void *state, pid_t pid)
 	 * its own libc is probed now (it will make no first ring). */
 	if (c->attached) {
 		stacks_process_seen(&c->check.ck.stacks, pid);
-		ring_fds_snapshot(&c->check.fds, pid);
+		c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
 	}
 	if (session_track(&c->sess, pid))
 		return -1;
@@ -243,15 +245,25 @@ static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
 
 	session_counters(&c->sess, v);
 	n = v[UC_STAT_ENDS_UNSEEN];
-	if (c->attached)
-		fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
-			"and %s not judged (%s seen, not %s)\n", run->pid,
-			n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
-			n == 1 ? "its end" : "their ends",
-			n == 1 ? "its submission" : "their submissions");
-	else if (run->opt->stats && n)
-		fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
-			"submission seen\n", run->pid, n);
+	if (!c->attached) {
+		if (run->opt->stats && n)
+			fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
+				"submission seen\n", run->pid, n);
+		return;
+	}
+	fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
+		"and %s not judged (%s seen, not %s)\n", run->pid,
+		n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
+		n == 1 ? "its end" : "their ends",
+		n == 1 ? "its submission" : "their submissions");
+	/* What the kernel's ring counters said at the attach (fdinfo,
+	 * checker/ring_fds.h): requests in flight then whose ends this run
+	 * may not have seen. A ring held by two followed processes counts
+	 * twice. */
+	fprintf(out, "==%u==uringcheck: at the attach, its rings held %llu SQE%s "
+		"without a CQE yet (requests in flight then, but for those that "
+		"skip their CQE or post several)\n", run->pid,
+		(unsigned long long)c->unanswered, c->unanswered == 1 ? "" : "s");
 }
 
 static void check_footer(void *state, struct uc_run *run, FILE *out)
@@ -285,7 +297,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 6 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 7 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -297,6 +309,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", ck->picks_unresolved };
 	out[n++] = (struct uc_json_counter){ "stacks_unavailable", ck->stacks.unavailable };
 	out[n++] = (struct uc_json_counter){ "stacks_overwritten", ck->stacks.overwritten };
+	out[n++] = (struct uc_json_counter){ "sqes_unanswered_at_attach", c->unanswered };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }

@@ -16,9 +16,10 @@
 /* An io_uring descriptor's sizes and SQPOLL thread, from its fdinfo. */
 static bool read_fdinfo(uint32_t tgid, int fd, struct ring_fd_seen *e)
 {
-	unsigned int sqmask = 0, cqmask = 0;
+	unsigned int sqmask = 0, cqmask = 0, sq_head = 0, cq_tail = 0, overflowed = 0;
 	bool have_sq = false, have_cq = false;
 	char path[64], line[256];
+	int32_t open;
 	FILE *f;
 	int tid;
 
@@ -34,23 +35,33 @@ static bool read_fdinfo(uint32_t tgid, int fd, struct ring_fd_seen *e)
 			have_cq = true;
 		else if (sscanf(line, "SqThread: %d", &tid) == 1)
 			e->sqpoll = tid > 0;
+		else if (sscanf(line, "CachedSqHead: %u", &sq_head) == 1 ||
+			 sscanf(line, "CachedCqTail: %u", &cq_tail) == 1)
+			;
+		else if (!strncmp(line, "  user_data=", 12))
+			overflowed++;	/* a CQE on the overflow list */
 	}
 	fclose(f);
+	/* Both counters wrap at 2^32 together; more CQEs than SQEs (some
+	 * requests post several) is no request in flight. */
+	open = (int32_t)(sq_head - cq_tail - overflowed);
+	e->unanswered = open > 0 ? (uint32_t)open : 0;
 	e->sq_entries = sqmask + 1;
 	e->cq_entries = cqmask + 1;
 	return have_sq && have_cq;
 }
 
-void ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
+uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
 {
 	char path[64], target[64];
+	uint64_t unanswered = 0;
 	struct dirent *d;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/proc/%u/fd", tgid);
 	dir = opendir(path);
 	if (!dir)
-		return;		/* gone: nothing to find */
+		return 0;	/* gone: nothing to find */
 	while ((d = readdir(dir))) {
 		struct ring_fd_seen e;
 		ssize_t len;
@@ -68,8 +79,10 @@ void ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
 			continue;
 		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
 		s->v[s->n++] = e;
+		unanswered += e.unanswered;
 	}
 	closedir(dir);
+	return unanswered;
 }
 
 struct held {

@@ -24,6 +24,10 @@ struct ring_fd_seen {
 	int fd;
 	uint32_t sq_entries, cq_entries;
 	bool sqpoll;
+	/* SQEs the kernel had consumed and not yet answered with a CQE
+	 * (posted or overflowed): the requests in flight, but for those
+	 * that skip their CQE (more) or post several (fewer) */
+	uint32_t unanswered;
 };
 
 struct ring_fds {
@@ -31,8 +35,9 @@ struct ring_fds {
 	int n;
 };
 
-/* Lists process @tgid's io_uring descriptors now. */
-void ring_fds_snapshot(struct ring_fds *s, uint32_t tgid);
+/* Lists process @tgid's io_uring descriptors now; returns the sum of
+ * their unanswered SQEs. */
+uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid);
 /* The descriptor of @c's ring (c->fd < 0), or -1: from the list taken
  * at the attach, else (a process followed since) looked at now. */
 int ring_fd_find(struct ring_fds *s, const struct uc_tracker *t,

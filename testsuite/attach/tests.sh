@@ -51,8 +51,10 @@ if want "attach:"; then
 	attach_run clean 1500 clean
 	if [ "$(cat "$TMP/att.clean.rc")" = 0 ] && ! grep -q 'uringcheck: [a-z-]*:' "$TMP/att.clean.out" &&
 	   grep -q '==[0-9]*==uringcheck: 1 request was in flight at the attach and is not judged' \
-		"$TMP/att.clean.out" && [ "$(json_counter clean ends_without_submit)" = 1 ]; then
-		pass "attach: --check -p of a clean program finds nothing (exit 0); the request in flight at the attach is counted (summary line, ends_without_submit 1)"
+		"$TMP/att.clean.out" && [ "$(json_counter clean ends_without_submit)" = 1 ] &&
+	   grep -q 'uringcheck: at the attach, its rings held 1 SQE without a CQE yet' "$TMP/att.clean.out" &&
+	   [ "$(json_counter clean sqes_unanswered_at_attach)" = 1 ]; then
+		pass "attach: --check -p of a clean program finds nothing (exit 0); the request in flight at the attach is counted (its end: ends_without_submit 1; the ring's counters at the attach: sqes_unanswered_at_attach 1)"
 	else
 		fail "attach: --check -p, clean" "exit $(cat "$TMP/att.clean.rc"), a finding, or the request in flight at the attach not counted" "$TMP/att.clean.out"
 	fi
