@@ -290,6 +290,7 @@ static int follow_descendants(struct uc_run *run, struct active *m, int nm,
 {
 	pid_t *done = NULL;
 	int ndone = 0, refused = 0;
+	bool capped = false;
 
 	for (int round = 0; round < 4; round++) {
 		pid_t *v;
@@ -297,6 +298,7 @@ static int follow_descendants(struct uc_run *run, struct active *m, int nm,
 
 		if (round == 0)
 			*count = n;
+		capped |= n == MAX_DESCENDANTS;
 		for (int i = 0; run->opt->follow && i < n; i++) {
 			bool seen = false;
 
@@ -327,6 +329,10 @@ static int follow_descendants(struct uc_run *run, struct active *m, int nm,
 	if (run->opt->follow)
 		fprintf(stderr, "uringcheck: following pid %d and %d process%s below it "
 			"(-f)\n", run->pid, ndone - refused, ndone - refused == 1 ? "" : "es");
+	if (run->opt->follow && capped)
+		fprintf(stderr, "uringcheck: -f: pid %d has %d processes below it or "
+			"more: %d are followed, any others are not\n", run->pid,
+			MAX_DESCENDANTS, MAX_DESCENDANTS);
 	if (refused)
 		fprintf(stderr, "uringcheck: -f: %d process%s below pid %d not followed: "
 			"under sudo only the invoking user's processes can be watched "
