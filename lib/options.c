@@ -92,7 +92,7 @@ void options_help(FILE *out)
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		"       uringcheck [--check] -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n");
+		"       uringcheck [--check] -p PID [-f] | -a [-d SEC] [-i SEC] [OPTIONS]\n");
 	print_wrapped(out, intro, 0, 72);
 	fprintf(out, "\nOptions:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
