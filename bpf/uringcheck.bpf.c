@@ -723,7 +723,10 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		__u64 ring_nr = 0;
 
 		bpf_probe_read_kernel(&ring_nr, sizeof(ring_nr), &ring_key);
-		ring_track(ring_nr, (__u64)tgid << 32 | sid, -1, ring->flags, 0);
+		/* Its sizes help user space find its descriptor
+		 * (checker/ring_fds.c). */
+		ring_track(ring_nr, (__u64)tgid << 32 | sid, -1, ring->flags,
+			   (__u64)ring->sq_entries << 32 | ring->cq_entries);
 		ri = bpf_map_lookup_elem(&rings, &ring_key);
 	}
 	stat_inc(sid, UC_STAT_SUBMITS);
@@ -848,8 +851,22 @@ static __always_inline int on_complete(struct io_ring_ctx *ring, void *req,
 	if (req)
 		ended = end_request((__u64)req, key, res, cflags, UC_DONE_CQE);
 	ri = bpf_map_lookup_elem(&rings, &key);
-	if (!ri)
+	if (!ri) {
+		/* A ring not seen yet: if it is a followed process's, it
+		 * was made before the attach and this request was in flight
+		 * then (counted: an end without a submission is no error).
+		 * The lookup is paid only off the followed rings' path. */
+		__u32 tgid;
+		struct uc_tracked *t;
+
+		if (req && ended < 0 && (t = current_tracked(&tgid)))
+			stat_inc(t->session, UC_STAT_ENDS_UNSEEN);
 		return 0;
+	}
+	/* Its submission never seen: in flight when the process was
+	 * attached (or not tracked: requests_untracked). */
+	if (req && ended < 0)
+		stat_inc(ri->session, UC_STAT_ENDS_UNSEEN);
 	if (ended > 0 && (ended & INF_COUNTED)) {
 		if (ended & INF_QUIET) {
 			__sync_fetch_and_add(&ri->quiet_inflight, -1);

@@ -171,6 +171,9 @@ enum uc_stat {
 	UC_STAT_OPS_UNJUDGED,	/* requests of opcodes that hold user memory
 				 * the checker reads no range of, or newer
 				 * than lib/opcodes.def */
+	UC_STAT_ENDS_UNSEEN,	/* CQEs of a followed process's requests never
+				 * seen submitted: attached, the requests in
+				 * flight at the attach (not judged) */
 	UC_STAT__COUNT,
 };
 

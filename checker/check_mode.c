@@ -33,6 +33,9 @@ struct check_mode {
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
 	bool attached;			/* -p: the process runs already */
+	uint32_t rings;			/* ring records: rings seen */
+	uint64_t unanswered;		/* attached: SQEs without a CQE in the
+					 * followed processes' rings then */
 	pid_t pid;
 };
 
@@ -65,6 +68,7 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_TASK_STORAGE] = "task_storage_unavailable",
 	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
+	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
@@ -79,8 +83,10 @@ static void on_event(void *arg, const void *data, size_t size)
 
 	dispatch_record(&c->check, data, size);
 	/* A process's first ring: its libc looked at (heap_probes.h). */
-	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE)
+	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
+		c->rings++;
 		heap_probes_process(&c->heap, h->tgid, c->check.ck.report->out);
+	}
 }
 
 static int check_begin(void **state, struct uc_run *run)
@@ -123,8 +129,10 @@ static int check_follow(void *state, pid_t pid)
 	/* Attached, its rings (whose creation sends the mappings) came
 	 * before us: its mappings are read now, while it surely lives, and
 	 * its own libc is probed now (it will make no first ring). */
-	if (c->attached)
+	if (c->attached) {
 		stacks_process_seen(&c->check.ck.stacks, pid);
+		c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
+	}
 	if (session_track(&c->sess, pid))
 		return -1;
 	if (c->attached)
@@ -171,6 +179,7 @@ static void check_finish(void *state, struct uc_run *run)
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
+	run->rings_seen += c->rings;
 	c->keep_warm = true;
 }
 
@@ -225,9 +234,43 @@ static int check_report(void *state, struct uc_run *run, FILE *out)
 	return 0;
 }
 
+/* Attached: the requests in flight at the attach, whose ends came
+ * without a submission, were never judged; said every time (0 too), as
+ * what the verdict does not cover. A spawned run has none to speak of
+ * (the count, any, is in --stats and --json). */
+static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
+{
+	uint64_t v[UC_STAT__COUNT];
+	unsigned long long n;
+
+	session_counters(&c->sess, v);
+	n = v[UC_STAT_ENDS_UNSEEN];
+	if (!c->attached) {
+		if (run->opt->stats && n)
+			fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
+				"submission seen\n", run->pid, n);
+		return;
+	}
+	fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
+		"and %s not judged (%s seen, not %s)\n", run->pid,
+		n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
+		n == 1 ? "its end" : "their ends",
+		n == 1 ? "its submission" : "their submissions");
+	/* What the kernel's ring counters said at the attach (fdinfo,
+	 * checker/ring_fds.h): requests in flight then whose ends this run
+	 * may not have seen. A ring held by two followed processes counts
+	 * twice. */
+	fprintf(out, "==%u==uringcheck: at the attach, its rings held %llu SQE%s "
+		"without a CQE yet (requests in flight then, but for those that "
+		"skip their CQE or post several)\n", run->pid,
+		(unsigned long long)c->unanswered, c->unanswered == 1 ? "" : "s");
+}
+
 static void check_footer(void *state, struct uc_run *run, FILE *out)
 {
 	struct uc_report *rep = run->rep;
+
+	say_unseen(state, run, out);
 
 	/* What the verdict rests on: as probed for this run's loads
 	 * (load/load.h), or probed now (a run that joined another's programs
@@ -254,7 +297,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 6 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 7 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -266,6 +309,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "provided_buffers_unresolved", ck->picks_unresolved };
 	out[n++] = (struct uc_json_counter){ "stacks_unavailable", ck->stacks.unavailable };
 	out[n++] = (struct uc_json_counter){ "stacks_overwritten", ck->stacks.overwritten };
+	out[n++] = (struct uc_json_counter){ "sqes_unanswered_at_attach", c->unanswered };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }

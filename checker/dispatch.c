@@ -165,6 +165,15 @@ void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 			goto bad;
 		stacks_process_seen(&ck->stacks, h->tgid);
 		tracker_ring_create(&ck->model, data);
+		if (((const struct uc_ring_create *)data)->fd < 0) {
+			/* Not seen created: its descriptor, from those the
+			 * process held at the attach (ring_fds.h). */
+			struct uc_ring *r = tracker_ring(&ck->model,
+				((const struct uc_ring_create *)data)->ctx, h->tgid);
+
+			if (r->fd < 0)
+				r->fd = ring_fd_find(&d->fds, &ck->model, data);
+		}
 		break;
 	case UC_EV_EXEC:
 		RUN(d, on_exec, h->tgid, true);
@@ -260,6 +269,7 @@ void dispatch_free(struct uc_dispatch *d)
 	struct uc_check *ck = &d->ck;
 
 	tracker_free(&ck->model);
+	ring_fds_free(&d->fds);
 	for (unsigned int i = 0; i < uc_check_rules_count && d->state; i++)
 		if (uc_check_rules[i]->free)
 			uc_check_rules[i]->free(d->state[i], ck);

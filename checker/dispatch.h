@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "ring_fds.h"
 #include "rules/rule.h"
 
 struct uc_report;
@@ -18,6 +19,8 @@ struct uc_report;
 struct uc_dispatch {
 	struct uc_check ck;		/* what the rules are given */
 	void **state;			/* each rule's, in table order */
+	struct ring_fds fds;		/* descriptors of rings made before
+					 * the attach (ring_fds.h) */
 };
 
 void dispatch_init(struct uc_dispatch *d, struct uc_report *report);

@@ -53,6 +53,10 @@ struct uc_run {
 	/* between modes */
 	bool checking;			/* the check mode runs */
 	uint64_t check_events_lost;	/* its losses, for the doctor */
+	uint32_t rings_seen;		/* rings of followed processes the
+					 * check and profile modes saw (each
+					 * adds at finish): none, and a -p
+					 * process with children, is a hint */
 };
 
 struct uc_mode_ops {

@@ -92,7 +92,7 @@ void options_help(FILE *out)
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		"       uringcheck [--check] -p PID | -a [-d SEC] [-i SEC] [OPTIONS]\n");
+		"       uringcheck [--check] -p PID [-f] | -a [-d SEC] [-i SEC] [OPTIONS]\n");
 	print_wrapped(out, intro, 0, 72);
 	fprintf(out, "\nOptions:\n");
 	for (size_t i = 0; i < NOPTS; i++) {
@@ -260,7 +260,7 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			/* the short options perf and uringscope users type */
 			static const char *const shorts[][2] = {
 				{ "p", "pid" }, { "a", "all" }, { "d", "duration" },
-				{ "i", "interval" },
+				{ "i", "interval" }, { "f", "follow" },
 			};
 			const char *lname = NULL;
 
@@ -360,8 +360,15 @@ static enum opt_result check(struct uc_options *o)
 		return OPT_EXIT_USAGE;
 	}
 	if (o->all && o->check) {
-		fprintf(stderr, "uringcheck: --check attaches to one process (-p PID), "
-			"not to every process (-a is the profile's)\n");
+		fprintf(stderr, "uringcheck: --check cannot attach to every process: "
+			"check one with --check -p PID (-f: with its child processes), "
+			"or profile every io_uring user with -a alone\n");
+		return OPT_EXIT_USAGE;
+	}
+	if (o->follow && !o->pid) {
+		fprintf(stderr, "uringcheck: -f/--follow needs -p PID (%s)\n", o->all ?
+			"-a follows every process already" :
+			"a program started by uringcheck is followed with all it forks");
 		return OPT_EXIT_USAGE;
 	}
 	if (o->check && !o->profile && !o->pid) {

@@ -64,6 +64,7 @@ static void profile_finish(void *state, struct uc_run *run)
 	}
 	pf_run_finish(state, h, n, run->check_events_lost);
 	free(h);
+	run->rings_seen += ((struct pf_run *)state)->final.nrings;
 }
 
 static int profile_report(void *state, struct uc_run *run, FILE *out)

@@ -146,3 +146,13 @@ int policy_check(const struct uc_options *o, const struct uc_run_as *ra)
 	}
 	return 0;
 }
+
+bool policy_may_watch(long pid, const struct uc_run_as *ra)
+{
+	struct config c;
+
+	if (!ra->sudo)
+		return true;
+	config_read(&c);
+	return c.attach_any || owns_process(pid, ra);
+}

@@ -9,7 +9,8 @@
  *
  *     /etc/uringcheck.conf   (root-owned, not group- or world-writable)
  *         allow-as-root      --as-root under sudo: the target runs as root
- *         allow-attach-any   -p PID of another user's process, and -a
+ *         allow-attach-any   -p PID of another user's process (-f: all
+ *                            its descendants), and -a
  *
  * Without sudo (real root, or a user given CAP_BPF and CAP_PERFMON)
  * nothing here applies: the caller already has those rights.
@@ -21,11 +22,18 @@
 #define UC_CONFIG_FILE "/etc/uringcheck.conf"
 #endif
 
+#include <stdbool.h>
+
 struct uc_options;
 struct uc_run_as;
 
 /* 0 if @o may run for @ra's user; else the exit status, after a
  * message naming what is refused and why. */
 int policy_check(const struct uc_options *o, const struct uc_run_as *ra);
+
+/* May @ra's user watch process @pid, met after the checks above (-f's
+ * descendants of the -p process)? As -p's own rule: always without
+ * sudo; under sudo, its own processes, or any with allow-attach-any. */
+bool policy_may_watch(long pid, const struct uc_run_as *ra);
 
 #endif

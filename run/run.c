@@ -32,14 +32,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "descendants.h"
 #include "exit_codes.h"
 #include "load.h"
 #include "mode.h"
 #include "options.h"
 #include "pidns.h"
+#include "policy.h"
 #include "runner.h"
 #include "user_files.h"
 #include "version.h"
+#include "xalloc.h"
 #include "../reports/pid_lines.h"
 #include "../reports/report.h"
 
@@ -272,6 +275,73 @@ static void terminate_on_signals(int sigfd, bool on)
 	sigprocmask(SIG_UNBLOCK, &term, NULL);
 }
 
+/*
+ * -p: the attached process's descendants. Counted (for the hint when no
+ * ring was seen); with -f, each followed by every mode as the process
+ * is. The process is followed first, so what it forks from then on is
+ * the kernel side's; a descendant forking between the look and its
+ * follow is found by the next look (until one finds nothing new).
+ * -1 if a mode could not follow one.
+ */
+#define MAX_DESCENDANTS 4096
+
+static int follow_descendants(struct uc_run *run, struct active *m, int nm,
+			      const struct uc_run_as *ra, int *count)
+{
+	pid_t *done = NULL;
+	int ndone = 0, refused = 0;
+	bool capped = false;
+
+	for (int round = 0; round < 4; round++) {
+		pid_t *v;
+		int n = descendants_list(run->pid, &v, MAX_DESCENDANTS), fresh = 0;
+
+		if (round == 0)
+			*count = n;
+		capped |= n == MAX_DESCENDANTS;
+		for (int i = 0; run->opt->follow && i < n; i++) {
+			bool seen = false;
+
+			for (int j = 0; j < ndone && !seen; j++)
+				seen = done[j] == v[i];
+			if (seen)
+				continue;
+			done = xrealloc(done, (ndone + 1) * sizeof(*done));
+			done[ndone++] = v[i];
+			fresh++;
+			/* Under sudo, another user's process is not the
+			 * invoking user's to watch (run/policy.h). */
+			if (!policy_may_watch(v[i], ra)) {
+				refused++;
+				continue;
+			}
+			for (int k = 0; k < nm; k++)
+				if (m[k].ops->follow(m[k].state, v[i])) {
+					free(v);
+					free(done);
+					return -1;
+				}
+		}
+		free(v);
+		if (!fresh)
+			break;
+	}
+	if (run->opt->follow)
+		fprintf(stderr, "uringcheck: following pid %d and %d process%s below it "
+			"(-f)\n", run->pid, ndone - refused, ndone - refused == 1 ? "" : "es");
+	if (run->opt->follow && capped)
+		fprintf(stderr, "uringcheck: -f: pid %d has %d processes below it or "
+			"more: %d are followed, any others are not\n", run->pid,
+			MAX_DESCENDANTS, MAX_DESCENDANTS);
+	if (refused)
+		fprintf(stderr, "uringcheck: -f: %d process%s below pid %d not followed: "
+			"under sudo only the invoking user's processes can be watched "
+			"('allow-attach-any' in %s allows others)\n", refused,
+			refused == 1 ? "" : "es", run->pid, UC_CONFIG_FILE);
+	free(done);
+	return 0;
+}
+
 int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int nmodes,
 	const char *exe, const struct uc_run_as *ra)
 {
@@ -280,6 +350,7 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	struct uc_target tgt = { .pid = 0, .pidfd = -1 };
 	struct active m[4];
 	int nm = 0, sigfd, pidfd = -1, status = UC_EXIT_TOOL_ERROR, e, out_err = 0;
+	int children = 0;		/* -p: the process's, at the attach */
 	bool complete = false;
 	uint64_t deadline = 0;
 	sigset_t fwd, saved;
@@ -343,6 +414,8 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	for (int i = 0; run.pid && !o->all && i < nm; i++)
 		if (m[i].ops->follow(m[i].state, run.pid))
 			goto out;
+	if (!run.spawned && run.pid && follow_descendants(&run, m, nm, ra, &children))
+		goto out;
 	if (run.spawned) {
 		e = target_release(&tgt);
 		if (e) {
@@ -370,6 +443,10 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 		m[i].ops->finish(m[i].state, &run);
 	for (int i = 0; i < nm; i++)
 		out_err |= m[i].ops->report(m[i].state, &run, rep.out);
+	if (children && !o->follow && !run.rings_seen)
+		fprintf(rep.out, "==%u==uringcheck: no ring seen in pid %d, which had %d "
+			"child process%s at the attach: -f follows them too\n", run.pid,
+			run.pid, children, children == 1 ? "" : "es");
 	report_summary(&rep, run.pid ? (uint32_t)run.pid : (uint32_t)getpid());
 	for (int i = 0; i < nm; i++)
 		if (m[i].ops->footer)

@@ -24,8 +24,10 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	uc_finding_title(f, "registered buffer %u %s while %u request%s still use%s it",
 			 x->index, (x->reg_opcode & ~(1u << 31)) == 1 ? "unregistered" : "replaced",
 			 x->nr_live, x->nr_live == 1 ? "" : "s", x->nr_live == 1 ? "s" : "");
-	uc_finding_text(f, "  %s on ring fd %d, thread %u\n", reg_opcode_name(x->reg_opcode),
-			x->ring_fd, x->tid);
+	char ring[64];
+
+	uc_finding_text(f, "  %s on %s, thread %u\n", reg_opcode_name(x->reg_opcode),
+			kind_ring(rep, x->ring_fd, ring, sizeof(ring)), x->tid);
 	uc_finding_show_stack(f, "called at:", uc_finding_stack(f, "called", x->call_stack_id,
 					kind_why_no_stack(rep, false)));
 	if (x->reg_end)

@@ -21,11 +21,12 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
 	const struct uc_bufreg_unmap_finding *x = f->src;
 	const char *call = kind_unmap_call(x->nr, x->advice);
+	char ring[64];
 
 	uc_finding_title(f, "%s of [0x%llx, 0x%llx) releases %llu bytes of registered "
-			 "buffer %u of ring fd %d", call, (unsigned long long)x->call_start,
+			 "buffer %u of %s", call, (unsigned long long)x->call_start,
 			 (unsigned long long)x->call_end, (unsigned long long)released(x),
-			 x->index, x->ring_fd);
+			 x->index, kind_ring(rep, x->ring_fd, ring, sizeof(ring)));
 	uc_finding_text(f, "  %s by thread %u\n", call, x->tid);
 	uc_finding_show_stack(f, "called at:", uc_finding_stack(f, "called", x->call_stack_id,
 					kind_why_no_stack(rep, false)));

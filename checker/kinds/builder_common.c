@@ -2,6 +2,7 @@
 #include "builder_common.h"
 
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/types.h>
@@ -16,15 +17,25 @@ const char *kind_why_no_stack(const struct uc_report *rep, bool sqpoll)
 	return "none captured for this request";
 }
 
+const char *kind_ring(const struct uc_report *rep, int fd, char *buf, size_t len)
+{
+	if (fd >= 0)
+		snprintf(buf, len, "ring fd %d", fd);
+	else
+		snprintf(buf, len, "%s", rep->attached ? "a ring created before the attach" :
+			 "a ring not seen created (inherited or received)");
+	return buf;
+}
+
 void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
 		       const char *role, const struct uc_request_desc *d,
 		       const char *stack_role)
 {
-	char buf[16];
+	char buf[16], ring[64];
 
-	uc_finding_text(f, "  %s %s (user_data 0x%llx) on ring fd %d", role,
+	uc_finding_text(f, "  %s %s (user_data 0x%llx) on %s", role,
 			uc_opcode_name(d->opcode, buf), (unsigned long long)d->user_data,
-			d->ring_fd);
+			kind_ring(rep, d->ring_fd, ring, sizeof(ring)));
 	if (d->sqpoll)
 		uc_finding_text(f, ", submitted by the SQPOLL thread %u\n", d->tid);
 	else

@@ -35,6 +35,11 @@ void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
 /* REQUEST of docs/json.md. */
 json_object *kind_request_json(const struct uc_request_desc *d);
 
+/* "ring fd N"; for a ring whose descriptor is not known (-1: not seen
+ * created, and not found among its process's descriptors,
+ * checker/ring_fds.h), words that say where it came from instead. */
+const char *kind_ring(const struct uc_report *rep, int fd, char *buf, size_t len);
+
 /* x86-64 system call @nr by name (libseccomp's table), else "syscall N". */
 const char *kind_syscall_name(int nr, char *buf, size_t len);
 /* "sink", "source", "none" (enum uc_direction) */

@@ -10,7 +10,10 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
 	const struct uc_kernel_drop_finding *x = f->src;
 
-	uc_finding_title(f, "the kernel threw away work on ring fd %d", x->ring_fd);
+	char ring[64];
+
+	uc_finding_title(f, "the kernel threw away work on %s",
+			 kind_ring(rep, x->ring_fd, ring, sizeof(ring)));
 	if (x->sq_dropped)
 		uc_finding_text(f, "  %u SQE%s discarded without running (sq_dropped): the SQ "
 				"array held an index past the ring's end\n", x->sq_dropped,
@@ -29,11 +32,13 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 void report_kernel_drop(struct uc_report *rep, const struct uc_kernel_drop_finding *x)
 {
 	struct uc_finding f;
+	char ring[64];
 
 	uc_finding_init(&f, &uc_kind_rules[UC_KIND_DROPPED], x->tgid);
-	uc_finding_headline(&f, "dropped %u SQE%s, %u CQE%s by the kernel on ring fd %d in "
+	uc_finding_headline(&f, "dropped %u SQE%s, %u CQE%s by the kernel on %s in "
 			    "pid %u", x->sq_dropped, x->sq_dropped == 1 ? "" : "s",
-			    x->cq_overflow, x->cq_overflow == 1 ? "" : "s", x->ring_fd, x->tgid);
+			    x->cq_overflow, x->cq_overflow == 1 ? "" : "s",
+			    kind_ring(rep, x->ring_fd, ring, sizeof(ring)), x->tgid);
 	f.key = x->key;
 	f.describe = describe;
 	f.src = x;

@@ -119,11 +119,11 @@ static void add_title(struct uc_finding *f, const struct uc_left_finding *x, con
 				 "consumed completions that were never posted)", x->head_past_tail);
 }
 
-static void describe_text(struct uc_finding *f, const char *why, const int *group_stack,
-			  int teardown_stack)
+static void describe_text(struct uc_finding *f, const struct uc_report *rep, const char *why,
+			  const int *group_stack, int teardown_stack)
 {
 	const struct uc_left_finding *x = f->src;
-	char b[16];
+	char b[16], ring[64];
 
 	add_title(f, x, why);
 	if (f->brief) {
@@ -138,9 +138,10 @@ static void describe_text(struct uc_finding *f, const char *why, const int *grou
 	for (uint32_t i = 0; i < x->ngroups; i++) {
 		const struct uc_left_group *g = &x->groups[i];
 
-		uc_finding_text(f, "  %llu x %s on ring fd %d holding %llu bytes, in flight "
+		uc_finding_text(f, "  %llu x %s on %s holding %llu bytes, in flight "
 				"for %.3f ms, user_data", (unsigned long long)g->count,
-				uc_opcode_name(g->opcode, b), g->ring_fd,
+				uc_opcode_name(g->opcode, b),
+				kind_ring(rep, g->ring_fd, ring, sizeof(ring)),
 				(unsigned long long)g->bytes,
 				(double)(x->teardown_ts - g->oldest_ts) / 1e6);
 		for (uint64_t k = 0; k < g->count && k < 4; k++)
@@ -234,7 +235,7 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 				kind_why_no_stack(rep, !x->groups[i].stack_id && !rep->stacks_off));
 	if (x->teardown_stack_id)
 		teardown_stack = uc_finding_stack(f, "teardown", x->teardown_stack_id, "");
-	describe_text(f, why, group_stack, teardown_stack);
+	describe_text(f, rep, why, group_stack, teardown_stack);
 	free(group_stack);
 
 	uc_finding_evidence(f, "teardown", json_object_new_string(why));

@@ -10,11 +10,12 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
 	const struct uc_reap_lag_finding *x = f->src;
 	json_object *blocked = NULL;
-	char name[32];
+	char name[32], ring[64];
 
-	uc_finding_title(f, "a CQE (user_data 0x%llx) sat ready on ring fd %d for %.1f ms "
+	uc_finding_title(f, "a CQE (user_data 0x%llx) sat ready on %s for %.1f ms "
 			 "before the program consumed it (threshold %.1f ms)",
-			 (unsigned long long)x->user_data, x->ring_fd, (double)x->lag_ns / 1e6,
+			 (unsigned long long)x->user_data, kind_ring(rep, x->ring_fd, ring, sizeof(ring)),
+			 (double)x->lag_ns / 1e6,
 			 (double)x->threshold_ns / 1e6);
 	uc_finding_text(f, "  measured from the kernel side: at least %.1f ms, at most "
 			"%.1f ms; %u CQE%s waiting when it was first seen late\n",
@@ -47,10 +48,12 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 void report_reap_lag(struct uc_report *rep, const struct uc_reap_lag_finding *x)
 {
 	struct uc_finding f;
+	char ring[64];
 
 	uc_finding_init(&f, &uc_kind_rules[UC_KIND_REAP_LAG], x->tgid);
-	uc_finding_headline(&f, "reap-lag %.1f ms on ring fd %d in pid %u",
-			    (double)x->lag_ns / 1e6, x->ring_fd, x->tgid);
+	uc_finding_headline(&f, "reap-lag %.1f ms on %s in pid %u",
+			    (double)x->lag_ns / 1e6, kind_ring(rep, x->ring_fd, ring, sizeof(ring)),
+			    x->tgid);
 	f.key = x->key;
 	f.site_stack = x->reap_stack_id;
 	f.describe = describe;

@@ -10,12 +10,12 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
 	const struct uc_ud_reuse_finding *x = f->src;
 	const struct uc_request_desc *a = &x->inflight, *b = &x->incoming;
-	char ba[16], bb[16];
+	char ba[16], bb[16], ring[64];
 
 	uc_finding_title(f, "%s submitted with user_data 0x%llx, a pointer, while %s with "
-			 "the same user_data is in flight on ring fd %d",
+			 "the same user_data is in flight on %s",
 			 uc_opcode_name(b->opcode, bb), (unsigned long long)b->user_data,
-			 uc_opcode_name(a->opcode, ba), b->ring_fd);
+			 uc_opcode_name(a->opcode, ba), kind_ring(rep, b->ring_fd, ring, sizeof(ring)));
 	kind_request_text(f, rep, "request", b, "request submitted");
 	kind_request_text(f, rep, "in flight with the same user_data:", a,
 			  "in-flight request submitted");

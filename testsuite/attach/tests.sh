@@ -3,39 +3,153 @@
 # The check mode attached to a running process (--check -p PID): it judges
 # every request submitted from the attach on, until the process exits.
 # testsuite/attach/late_overlap.c puts a READ in flight before the attach
-# (never seen submitted: its end must be ignored), then, a second later,
-# submits two READs into one buffer (or two buffers: "clean").
+# (never seen submitted: its end is counted, never judged), then, a
+# second later, submits two READs into one buffer (or two buffers:
+# "clean"; one into the early READ's buffer: "early"; a second ring of
+# the same sizes: "tworings"; none, the early READ's end alone: "idle"). testsuite/attach/forked_child.c forks
+# before the attach; its child commits an overlap after it (found with
+# -f; without, a hint names -f).
 # Sourced by testsuite/run.sh (pass, fail, want, $UC, $TMP).
 
 if want "attach:"; then
 	cc -O2 -g -Wall -o "$TMP/late_overlap" testsuite/attach/late_overlap.c -luring
-	# attach_run NAME ARGS...: runs late_overlap ARGS, attaches at 0.4 s
+	cc -O2 -g -Wall -o "$TMP/forked_child" testsuite/attach/forked_child.c -luring
+	# attach_run NAME ARGS...: runs late_overlap ARGS (PROG=forked_child:
+	# that), attaches at 0.4 s (with $ATT_OPTS)
 	attach_run() {
 		local name=$1 pid
 		shift
-		"$TMP/late_overlap" "$@" &
+		"$TMP/${PROG:-late_overlap}" "$@" &
 		pid=$!
+		echo "$pid" >"$TMP/att.$name.pid"
 		sleep 0.4
-		timeout 20 $UC --check -p "$pid" --json="$TMP/att.$name.json" \
+		timeout 20 $UC --check -p "$pid" ${ATT_OPTS:-} --json="$TMP/att.$name.json" \
 			>"$TMP/att.$name.out" 2>&1
 		echo $? >"$TMP/att.$name.rc"
 		wait "$pid"
 		echo $? >"$TMP/att.$name.prc"
 	}
 	attach_run hazard 1500
+	# json_counter NAME COUNTER: the counter's value in att.NAME.json
+	json_counter() {
+		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["counters"][sys.argv[2]])' \
+			"$TMP/att.$1.json" "$2" 2>/dev/null
+	}
+	# the ring, made before the attach, named by the descriptor the
+	# process holds it by (late_overlap: pipes on 3-8, the ring on 9)
 	if [ "$(cat "$TMP/att.hazard.rc")" = 66 ] && [ "$(cat "$TMP/att.hazard.prc")" = 0 ] &&
 	   grep -q 'ERROR: uringcheck: overlap: READ and READ' "$TMP/att.hazard.out" &&
 	   grep -q 'in main testsuite/attach/late_overlap.c' "$TMP/att.hazard.out" &&
+	   grep -q 'request READ (user_data 0x2) on ring fd 9, thread' "$TMP/att.hazard.out" &&
+	   ! grep -q 'fd -1' "$TMP/att.hazard.out" &&
 	   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["kind"] for f in d["findings"]] == ["overlap"]' \
 		"$TMP/att.hazard.json" 2>>"$TMP/att.hazard.out"; then
-		pass "attach: --check -p finds a hazard committed after the attach (overlap, its stack, exit 66)"
+		pass "attach: --check -p finds a hazard committed after the attach (overlap, its stack, its ring's real fd, exit 66)"
 	else
 		fail "attach: --check -p, hazard" "exit $(cat "$TMP/att.hazard.rc"), or no overlap with its stack" "$TMP/att.hazard.out"
 	fi
 	attach_run clean 1500 clean
-	if [ "$(cat "$TMP/att.clean.rc")" = 0 ] && ! grep -q 'uringcheck: [a-z-]*:' "$TMP/att.clean.out"; then
-		pass "attach: --check -p of a clean program is silent (exit 0), the request in flight at the attach ignored"
+	if [ "$(cat "$TMP/att.clean.rc")" = 0 ] && ! grep -q 'uringcheck: [a-z-]*:' "$TMP/att.clean.out" &&
+	   grep -q '==[0-9]*==uringcheck: 1 request was in flight at the attach and is not judged' \
+		"$TMP/att.clean.out" && [ "$(json_counter clean ends_without_submit)" = 1 ] &&
+	   grep -q 'uringcheck: at the attach, its rings held 1 SQE without a CQE yet' "$TMP/att.clean.out" &&
+	   [ "$(json_counter clean sqes_unanswered_at_attach)" = 1 ]; then
+		pass "attach: --check -p of a clean program finds nothing (exit 0); the request in flight at the attach is counted (its end: ends_without_submit 1; the ring's counters at the attach: sqes_unanswered_at_attach 1)"
 	else
-		fail "attach: --check -p, clean" "exit $(cat "$TMP/att.clean.rc") or a finding" "$TMP/att.clean.out"
+		fail "attach: --check -p, clean" "exit $(cat "$TMP/att.clean.rc"), a finding, or the request in flight at the attach not counted" "$TMP/att.clean.out"
+	fi
+	# A hazard against the request in flight at the attach: not seen
+	# submitted, it cannot be judged; it is counted, never a finding.
+	attach_run early 1500 early
+	if [ "$(cat "$TMP/att.early.rc")" = 0 ] && [ "$(cat "$TMP/att.early.prc")" = 0 ] &&
+	   ! grep -q 'uringcheck: [a-z-]*:' "$TMP/att.early.out" &&
+	   grep -q 'uringcheck: 1 request was in flight at the attach and is not judged' \
+		"$TMP/att.early.out" && [ "$(json_counter early ends_without_submit)" = 1 ]; then
+		pass "attach: an overlap with a request in flight at the attach is no finding, and is counted (1 request in flight at the attach)"
+	else
+		fail "attach: in flight at the attach" "a finding, exit $(cat "$TMP/att.early.rc"), or not counted" "$TMP/att.early.out"
+	fi
+	# ... also on a ring that submits nothing after the attach (the kernel
+	# side never learns of it: the end is counted from its process).
+	attach_run idle 1500 idle
+	if [ "$(cat "$TMP/att.idle.rc")" = 0 ] && [ "$(cat "$TMP/att.idle.prc")" = 0 ] &&
+	   grep -q 'uringcheck: 1 request was in flight at the attach and is not judged' \
+		"$TMP/att.idle.out" && [ "$(json_counter idle ends_without_submit)" = 1 ]; then
+		pass "attach: a request in flight at the attach on a ring used no more is counted too"
+	else
+		fail "attach: in flight at the attach, idle ring" "exit $(cat "$TMP/att.idle.rc") or not counted" "$TMP/att.idle.out"
+	fi
+	# Two rings of the same sizes made before the attach: which one the
+	# requests are on cannot be told from the descriptors; it is said.
+	attach_run tworings 1500 tworings
+	if [ "$(cat "$TMP/att.tworings.rc")" = 66 ] &&
+	   grep -q 'request READ (user_data 0x2) on a ring created before the attach, thread' \
+		"$TMP/att.tworings.out" && ! grep -q 'fd -1' "$TMP/att.tworings.out"; then
+		pass "attach: a ring made before the attach whose descriptor cannot be told is named so, not 'fd -1'"
+	else
+		fail "attach: two rings before the attach" "exit $(cat "$TMP/att.tworings.rc") or not 'a ring created before the attach'" "$TMP/att.tworings.out"
+	fi
+	# A child forked before the attach commits the hazard: -f follows it;
+	# without -f, no ring is seen and the hint names -f.
+	PROG=forked_child ATT_OPTS=-f attach_run forked_f 1500
+	if [ "$(cat "$TMP/att.forked_f.rc")" = 66 ] && [ "$(cat "$TMP/att.forked_f.prc")" = 0 ] &&
+	   grep -q "following pid $(cat "$TMP/att.forked_f.pid") and 1 process below it (-f)" "$TMP/att.forked_f.out" &&
+	   grep -q '==[0-9]*==ERROR: uringcheck: overlap: READ and READ' "$TMP/att.forked_f.out" &&
+	   grep -q ' testsuite/attach/forked_child.c:' "$TMP/att.forked_f.out" &&
+	   ! grep -q 'no ring seen' "$TMP/att.forked_f.out"; then
+		pass "attach: -p -f follows a child forked before the attach and finds its overlap (exit 66)"
+	else
+		fail "attach: -p -f, forked child" "exit $(cat "$TMP/att.forked_f.rc"), or no overlap in the child" "$TMP/att.forked_f.out"
+	fi
+	PROG=forked_child attach_run forked 1500
+	if [ "$(cat "$TMP/att.forked.rc")" = 0 ] && ! grep -q 'uringcheck: [a-z-]*:' "$TMP/att.forked.out" &&
+	   grep -q "uringcheck: no ring seen in pid $(cat "$TMP/att.forked.pid"), which had 1 child process at the attach: -f follows them too" \
+		"$TMP/att.forked.out"; then
+		pass "attach: -p without -f on a parent whose child does the I/O: no finding, and a hint naming -f"
+	else
+		fail "attach: -p, forked child, no -f" "exit $(cat "$TMP/att.forked.rc"), a finding, or no hint" "$TMP/att.forked.out"
+	fi
+	# ... and the profile gives the same hint.
+	"$TMP/forked_child" 1500 &
+	pid=$!
+	sleep 0.4
+	timeout 20 $UC -p "$pid" >"$TMP/att.pf.out" 2>&1
+	echo $? >"$TMP/att.pf.rc"
+	wait "$pid"
+	if [ "$(cat "$TMP/att.pf.rc")" = 0 ] &&
+	   grep -q "uringcheck: no ring seen in pid $pid, which had 1 child process at the attach: -f follows them too" \
+		"$TMP/att.pf.out"; then
+		pass "attach: the profile's -p without -f on a parent whose child does the I/O gives the hint too"
+	else
+		fail "attach: profile -p, forked child" "exit $(cat "$TMP/att.pf.rc") or no hint" "$TMP/att.pf.out"
+	fi
+	# ... and with -f, the profile counts the child's ring.
+	"$TMP/forked_child" 1500 &
+	pid=$!
+	sleep 0.4
+	timeout 20 $UC -p "$pid" -f >"$TMP/att.pff.out" 2>&1
+	echo $? >"$TMP/att.pff.rc"
+	wait "$pid"
+	if [ "$(cat "$TMP/att.pff.rc")" = 0 ] &&
+	   grep -q "pid $pid (attached), .* 1 ring" "$TMP/att.pff.out" &&
+	   grep -q 'READ  *2 ' "$TMP/att.pff.out" && ! grep -q 'no ring seen' "$TMP/att.pff.out"; then
+		pass "attach: the profile's -p -f counts the ring of a child forked before the attach"
+	else
+		fail "attach: profile -p -f, forked child" "exit $(cat "$TMP/att.pff.rc") or no ring" "$TMP/att.pff.out"
+	fi
+fi
+
+if want "attach: usage"; then
+	# -f needs -p; --check -a is refused, naming what to use instead
+	$UC -f true >"$TMP/att.u1.out" 2>&1
+	rc1=$?
+	$UC --check -a >"$TMP/att.u2.out" 2>&1
+	rc2=$?
+	if [ "$rc1" = 2 ] && grep -q -- '-f/--follow needs -p PID' "$TMP/att.u1.out" &&
+	   [ "$rc2" = 2 ] && grep -q -- 'check one with --check -p PID' "$TMP/att.u2.out" &&
+	   $UC --help | grep -q -- '--follow'; then
+		pass "attach: usage: -f without -p, --check -a are usage errors that say what to use; --help lists --follow"
+	else
+		fail "attach: usage" "exit $rc1/$rc2 or the messages" "$TMP/att.u2.out"
 	fi
 fi

@@ -8,6 +8,7 @@
 #                      runs as the user; --as-root, a root-owned
 #                      --log-file, a root-only --suppressions file, -p of
 #                      root's process, -a are refused (nothing echoed);
+#                      -p -f skips a descendant that is not the user's;
 #                      /etc/uringcheck.conf's allow-as-root, and a
 #                      writable one ignored
 #   security: outputs  another user's symlink in a sticky directory is
@@ -142,6 +143,26 @@ if want "security: sudo"; then
 			pass "security: sudo: -p of root's process and -a refused"
 		else
 			fail "security: sudo: -p/-a" "exit $rc and $rca" "$SEC/p.out"
+		fi
+
+		# -p -f of the user's own process: a descendant that is not the
+		# user's (su, set-uid root, waiting for a password on a pipe) is
+		# skipped, and said so; the user's own one is followed
+		runuser -u "$u" -- sh -c 'sleep 30 | su root -c true' >/dev/null 2>&1 &
+		rpid=$!
+		sleep 0.5
+		shpid=$(pgrep -u "$u" -x sh -P "$rpid" 2>/dev/null || echo "$rpid")
+		asuser -p "$shpid" -f -d 1 >"$SEC/pf.out" 2>&1
+		rc=$?
+		sl=$(pgrep -u "$u" -x sleep -P "$shpid" 2>/dev/null)
+		[ -n "$sl" ] && kill "$sl"	# su reads EOF and exits; so does sh
+		wait "$rpid" 2>/dev/null
+		if [ "$rc" = 0 ] && grep -q "following pid $shpid and 1 process below it (-f)" "$SEC/pf.out" &&
+		   grep -q -- "-f: 1 process below pid $shpid not followed: under sudo only the invoking user's" \
+			"$SEC/pf.out"; then
+			pass "security: sudo: -p -f skips (and counts) a descendant that is not the user's (set-uid su)"
+		else
+			fail "security: sudo: -p -f" "exit $rc, or the root-owned child not skipped" "$SEC/pf.out"
 		fi
 
 		# the administrator's leave: only from a file root alone can write
