@@ -7,8 +7,15 @@
 #                --mount-proc` and under one whose mount namespace holds the
 #                program where the host has none: the same verdicts, counts
 #                and requests as on the host, the pids the namespace sees
+#   pidns (mnt): stacks  the program on its namespace's own tmpfs: ten
+#                runs, each must name its frames (file:line)
+#   mountns -p   --check -p, the hazard after the attach, the program on a
+#                tmpfs of its own mount namespace: uringcheck inside, and
+#                from the host
 #   pidns -p     attached to a running program of a namespace below
 #   pidns /proc  /proc of another namespace: exit 70, said
+#   README recipes  the docker/podman lines, the jq line, the GitHub
+#                Actions and GitLab jobs, parsed (and the jq line run)
 #   errors       no capabilities, CAP_PERFMON alone, a user namespace,
 #                io_uring refused by seccomp: exit 70, named; CAP_BPF and
 #                CAP_PERFMON alone are enough
@@ -252,6 +259,49 @@ PY
 	fi
 else
 	pass "containers: pidns: skipped, unshare --pid cannot run here"
+fi
+
+# README's "Containers and CI" recipes, parsed where they stand: the
+# GitHub Actions and GitLab jobs as YAML with the keys each service needs
+# and the suite run under the wrapper; the docker/podman lines with
+# bash -n; the jq line run on a profile of Docker's shape (default
+# action ERRNO, allow lists), which must then allow the three io_uring
+# calls and keep the rest. No container or runner is started.
+if want "containers: README recipes"; then
+	if $NS_PY - README.md "$TMP" >"$TMP/recipes.out" 2>&1 <<'PY'
+import json, os, re, subprocess, sys, yaml
+text = open(sys.argv[1]).read()
+tmp = sys.argv[2]
+sec = text.split("\n## Containers and CI\n", 1)[1].split("\n## ", 1)[0]
+docs = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", sec, re.S)]
+assert len(docs) == 2, len(docs)
+gh, gl = docs
+job = gh["jobs"]["uringcheck"]
+assert job["runs-on"] and "--privileged" in job["container"]["options"], job
+runs = [st["run"] for st in job["steps"] if "run" in st]
+assert any("--wrapper='uringcheck --'" in r for r in runs), runs
+assert all("uses" in st or "run" in st for st in job["steps"]), job["steps"]
+glj = gl["uringcheck"]
+assert glj["image"] and isinstance(glj["script"], list), glj
+assert any("--wrapper='uringcheck --'" in r for r in glj["script"]), glj["script"]
+# the indented shell block with the docker and podman lines
+blocks = re.findall(r"\n\n((?:    .*\n)+)", sec)
+sh = [b for b in blocks if "docker run" in b]
+assert len(sh) == 1, len(sh)
+sh = "".join(l[4:] + "\n" for l in sh[0].splitlines())
+subprocess.run(["bash", "-n"], input=sh, text=True, check=True)
+jq = re.search(r"^jq .*?>uring-seccomp\.json$", sh, re.S | re.M).group(0)
+prof = {"defaultAction": "SCMP_ACT_ERRNO",
+        "syscalls": [{"names": ["read", "write"], "action": "SCMP_ACT_ALLOW"}]}
+json.dump(prof, open(os.path.join(tmp, "default.json"), "w"))
+subprocess.run(["bash", "-c", jq], cwd=tmp, check=True)
+out = json.load(open(os.path.join(tmp, "uring-seccomp.json")))
+allowed = {n for r in out["syscalls"] if r["action"] == "SCMP_ACT_ALLOW" for n in r["names"]}
+assert {"read", "write", "io_uring_setup", "io_uring_enter", "io_uring_register"} <= allowed, allowed
+assert out["defaultAction"] == "SCMP_ACT_ERRNO"
+PY
+	then pass "containers: README recipes: the GitHub Actions and GitLab jobs parse (YAML) and run the suite under the wrapper; the docker/podman lines parse (bash -n); the jq line allows the three io_uring calls"
+	else fail "containers: README recipes" "see the output" "$TMP/recipes.out"; fi
 fi
 
 # errors NAME STATUS PATTERN CMD...: exit STATUS and PATTERN on stderr.
