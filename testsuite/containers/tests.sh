@@ -16,8 +16,9 @@
 #   pidns /proc  /proc of another namespace: exit 70, said
 #   README recipes  the docker/podman lines, the jq line, the GitHub
 #                Actions and GitLab jobs, parsed (and the jq line run)
-#   errors       no capabilities, CAP_PERFMON alone, a user namespace,
-#                io_uring refused by seccomp: exit 70, named; CAP_BPF and
+#   errors       no capabilities, CAP_PERFMON alone, /sys not mounted, no
+#                /sys/kernel/btf/vmlinux, a user namespace, io_uring
+#                refused by seccomp: exit 70, named; CAP_BPF and
 #                CAP_PERFMON alone are enough
 CBIN=.output/containers
 PFB=.output/profile-tests
@@ -325,6 +326,17 @@ if command -v setpriv >/dev/null; then
 		"ERROR: uringcheck: overlap" \
 		setpriv --bounding-set=-all,+bpf,+perfmon $UC "$BIN/inj_read_read"
 fi
+# /sys and the kernel's BTF, hidden in a mount namespace of the test's own
+# (--no-share: a warm instance of another run would need no BTF)
+errors_case "/sys not mounted: said" 70 \
+	"/sys is not mounted here, so /sys/kernel/btf/vmlinux is absent" \
+	unshare --mount --propagation private sh -c 'umount -l /sys && exec "$@"' _ \
+	$UC --no-share "$BIN/ok_write_write"
+errors_case "no /sys/kernel/btf/vmlinux: named" 70 \
+	"has no BTF \(/sys/kernel/btf/vmlinux\)" \
+	unshare --mount --propagation private sh -c \
+	'mount -t tmpfs tmpfs /sys/kernel/btf && exec "$@"' _ \
+	$UC --no-share "$BIN/ok_write_write"
 errors_case "a user namespace (rootless container)" 70 "from a user namespace" \
 	unshare --user --map-root-user $UC "$BIN/ok_write_write"
 errors_case "io_uring refused by seccomp (Docker's default)" 70 \
