@@ -58,8 +58,12 @@ int uc_print_stack(FILE *out, struct uc_maps *m, const uint64_t *pcs,
 		const struct uc_mapping *mp = m ? uc_maps_find(m, pcs[i]) : NULL;
 		for (int k = 0; k < n && lines < limit; k++)
 			print_frame(out, lines++, &fr[k], opts);
-		if (!unopened && mp && mp->fd < 0 && mp->inode && mp->path[0] == '/')
+		/* Without the file there is no CFI for this frame: whatever
+		 * the unwinder found above it is a guess, not printed. */
+		if (mp && mp->fd < 0 && mp->inode && mp->path[0] == '/') {
 			unopened = mp;
+			break;
+		}
 	}
 	/* Module+offset alone would leave the reader guessing why. The
 	 * snapshot tried map_files and /proc/PID/root while the process

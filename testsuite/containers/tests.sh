@@ -12,6 +12,8 @@
 #   mountns -p   --check -p, the hazard after the attach, the program on a
 #                tmpfs of its own mount namespace: uringcheck inside, and
 #                from the host
+#   mountns unopened  a program's file nothing can open any more: said
+#                and counted, no guessed frames
 #   pidns -p     attached to a running program of a namespace below
 #   pidns /proc  /proc of another namespace: exit 70, said
 #   README recipes  the docker/podman lines, the jq line, the GitHub
@@ -214,6 +216,34 @@ PY
 			then pass "containers: mountns -p ($where): --check -p finds the hazard committed after the attach, the program's frames named in 3 runs of 3"
 			else fail "containers: mountns -p ($where)" "found and named in $named runs of 3 (last: exit $rc)" "$TMP/ns.out"; fi
 		done
+	fi
+
+	# Where it cannot work, it says so: uringcheck outside the mount
+	# namespace the program made for itself, stopped (SIGSTOP) from
+	# before the program starts until after it exited, so its file is
+	# gone from everywhere uringcheck can look: the stack ends at the
+	# program's frame with the line that says why, and it is counted.
+	if want "containers: mountns unopened"; then
+		$UC --keep-warm=0 --json="$TMP/ns.json" -- sh -c 'sleep 1.5; exec unshare --mount \
+			--propagation private sh -c '\''mount -t tmpfs tmpfs "$0/nsbin" &&
+			cp "$1" "$0/nsbin/" && exec "$0/nsbin/inj_read_read"'\'' "$0" "$1"' \
+			"$TMP" "$BIN/inj_read_read" >"$TMP/ns.out" 2>&1 &
+		uc=$!
+		# the target runs once its sh exists (exec'd: it was released)
+		for i in $(seq 100); do pgrep -P $uc -x sh >/dev/null && break; sleep 0.05; done
+		kill -STOP $uc
+		sleep 2.5
+		kill -CONT $uc
+		wait $uc
+		rc=$?
+		if [ "$rc" = 66 ] &&
+		   [ "$(grep -c "(no symbols from $TMP/nsbin/inj_read_read: its file could not be opened; the process had exited" "$TMP/ns.out")" = 2 ] &&
+		   grep -q "WARNING: uringcheck: 2 stacks printed with frames unnamed" "$TMP/ns.out" &&
+		   ! grep -q "unknown module" "$TMP/ns.out" &&
+		   $NS_PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["counters"]["stacks_file_unopened"] == 2' \
+			"$TMP/ns.json" 2>>"$TMP/ns.out"
+		then pass "containers: mountns unopened: the program's file unreachable once it exited: the stack ends there and says why, counted (stacks_file_unopened 2)"
+		else fail "containers: mountns unopened" "exit $rc, or no note, warning or count" "$TMP/ns.out"; fi
 	fi
 
 	if want "containers: pidns -p"; then
