@@ -12,6 +12,8 @@
 #   mountns -p   --check -p, the hazard after the attach, the program on a
 #                tmpfs of its own mount namespace: uringcheck inside, and
 #                from the host
+#   mountns build-id  a stripped program of another mount namespace: its
+#                debug file by the build-id of the file opened
 #   mountns unopened  a program's file nothing can open any more: said
 #                and counted, no guessed frames
 #   pidns -p     attached to a running program of a namespace below
@@ -170,12 +172,14 @@ PY
 	# uringcheck in the container (unshare --pid --mount-proc --mount),
 	# "host" is uringcheck outside, the program in a mount namespace of
 	# its own but the host's PID namespace (docker run --pid=host).
-	# Three runs each; every one must name the program's frames.
+	# Three runs each; every one must name the program's frames. The
+	# hazard comes 2.5 s after the program starts, the attach at 0.4 s:
+	# a slow attach on a loaded machine must not come after it.
 	if want "containers: mountns -p"; then
 		cc -O2 -g -Wall -o "$TMP/late_overlap" testsuite/attach/late_overlap.c -luring
 		cat >"$TMP/mnt-attach.sh" <<-EOF
 		mount -t tmpfs tmpfs $TMP/nsbin && cp $TMP/late_overlap $TMP/nsbin/ || exit 1
-		$TMP/nsbin/late_overlap 1000 &
+		$TMP/nsbin/late_overlap 2500 &
 		sleep 0.4
 		echo \$! >$TMP/ns.pid
 		timeout 20 $UC --keep-warm=0 --check -p \$! --json=$TMP/ns.json
@@ -194,7 +198,7 @@ PY
 				else
 					unshare --mount --propagation private sh -c \
 						'mount -t tmpfs tmpfs "$0/nsbin" && cp "$0/late_overlap" "$0/nsbin/" &&
-						 exec "$0/nsbin/late_overlap" 1000' "$TMP" &
+						 exec "$0/nsbin/late_overlap" 2500' "$TMP" &
 					p=$!
 					sleep 0.4
 					echo $p >"$TMP/ns.pid"
@@ -244,6 +248,44 @@ PY
 			"$TMP/ns.json" 2>>"$TMP/ns.out"
 		then pass "containers: mountns unopened: the program's file unreachable once it exited: the stack ends there and says why, counted (stacks_file_unopened 2)"
 		else fail "containers: mountns unopened" "exit $rc, or no note, warning or count" "$TMP/ns.out"; fi
+	fi
+
+	# A stripped program of its own mount namespace, --check -p from a
+	# mount namespace of uringcheck's own whose /usr/lib/debug has the
+	# program's debug file under its build-id; at the program's path
+	# uringcheck sees another ELF (other build-id). The build-id must come
+	# from the file the snapshot opened (map_files), so main is named;
+	# the same run without the debug file names nothing.
+	if want "containers: mountns build-id"; then
+		cc -O2 -g -Wall -o "$TMP/lo_full" testsuite/attach/late_overlap.c -luring &&
+		objcopy --only-keep-debug "$TMP/lo_full" "$TMP/lo.debug" &&
+		objcopy --strip-all "$TMP/lo_full" "$TMP/lo_stripped"
+		bid=$(readelf -n "$TMP/lo_stripped" | sed -n 's/.*Build ID: //p')
+		mkdir -p "$TMP/dbg/.build-id/${bid:0:2}" "$TMP/nsbin"
+		cp "$TMP/lo.debug" "$TMP/dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+		cp "$BIN/ok_write_write" "$TMP/nsbin/lo_stripped"	# the decoy
+		for dbg in with without; do
+			unshare --mount --propagation private sh -c \
+				'mount -t tmpfs tmpfs "$0/nsbin" && cp "$0/lo_stripped" "$0/nsbin/" &&
+				 exec "$0/nsbin/lo_stripped" 2500' "$TMP" &
+			p=$!
+			sleep 0.4
+			src=$TMP/dbg
+			[ $dbg = with ] || src=$TMP/nodbg
+			mkdir -p "$TMP/nodbg"
+			timeout 20 unshare --mount --propagation private sh -c \
+				'mount --bind "$0" /usr/lib/debug && exec "$@"' "$src" \
+				$UC --keep-warm=0 --check -p $p >"$TMP/ns.$dbg.out" 2>&1
+			echo $? >"$TMP/ns.$dbg.rc"
+			wait $p
+		done
+		rm -f "$TMP/nsbin/lo_stripped"
+		if [ -n "$bid" ] && [ "$(cat "$TMP/ns.with.rc")" = 66 ] &&
+		   [ "$(grep -c "in main testsuite/attach/late_overlap.c:" "$TMP/ns.with.out")" = 2 ] &&
+		   [ "$(cat "$TMP/ns.without.rc")" = 66 ] &&
+		   ! grep -q "in main " "$TMP/ns.without.out"
+		then pass "containers: mountns build-id: a stripped program of another mount namespace, its debug file found by the build-id of the file opened (not the ELF at its path here); nothing named without it"
+		else fail "containers: mountns build-id" "exit $(cat "$TMP/ns.with.rc"), or main not named with the debug file only" "$TMP/ns.with.out"; fi
 	fi
 
 	if want "containers: pidns -p"; then
