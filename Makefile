@@ -45,7 +45,7 @@ BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus sudo \
 	      python3-prometheus-client curl protobuf-compiler python3-protobuf strace \
-	      libclang-rt-19-dev
+	      libclang-rt-19-dev python3-yaml
 
 CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c checker/rules/*.c) $(wildcard reports/*.c) \
 		$(wildcard symbolize/*.c) \

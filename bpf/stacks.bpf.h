@@ -90,18 +90,48 @@ extern void bpf_iter_task_vma_destroy(struct bpf_iter_task_vma *it) __ksym __wea
 #define UC_VM_WRITE	0x2	/* include/linux/mm.h, stable */
 #define UC_VM_EXEC	0x4
 
+/* The part of the kernel's struct mount (fs/mount.h, not a uapi) the
+ * walk reads; CO-RE finds the fields by name. */
+struct mount___uc {
+	struct mount___uc *mnt_parent;
+	struct dentry *mnt_mountpoint;
+	struct vfsmount mnt;
+} __attribute__((preserve_access_index));
+
 struct name_walk {
 	struct dentry *d;
+	struct mount___uc *mnt;		/* the mount d is in */
+	struct dentry *root;		/* ... and its root */
 	struct uc_vma_record *m;
 };
 
-/* One path component, leaf first; stops at the root (its own parent). */
+/*
+ * One step up: a path component, leaf first; at the root of a mount, to
+ * where it is mounted in its parent (so a file on a tmpfs or a volume
+ * gets its whole path, not the one below its mount); stops at the
+ * namespace's root mount (its own parent). A bind mount's root is a
+ * directory inside its file system: names above it are not the path.
+ */
 static long name_step(__u64 i, struct name_walk *w)
 {
-	struct dentry *d = w->d, *parent = BPF_CORE_READ(d, d_parent);
+	struct dentry *d = w->d, *parent;
 	__u32 k = w->m->nnames;
 
-	if (!parent || parent == d || k >= UC_PATH_NAMES)
+	if (k >= UC_PATH_NAMES)
+		return 1;
+	if (d == w->root) {
+		/* locals: a CO-RE read through w-> would relocate w too */
+		struct mount___uc *mnt = w->mnt, *up = BPF_CORE_READ(mnt, mnt_parent);
+
+		if (!up || up == mnt)
+			return 1;
+		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = up;
+		w->root = BPF_CORE_READ(up, mnt.mnt_root);
+		return 0;
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (!parent || parent == d)
 		return 1;
 	bpf_probe_read_kernel_str(w->m->names[k], UC_NAME_LEN,
 				  BPF_CORE_READ(d, d_name.name));
@@ -110,16 +140,25 @@ static long name_step(__u64 i, struct name_walk *w)
 	return 0;
 }
 
-/* A mapping record's file part: inode and path, leaf first. */
+/* A mapping record's file part: dev, inode and path, leaf first, across
+ * mount points. */
 static __always_inline void fill_vma_file(struct uc_vma_record *m, struct file *file)
 {
+	struct mount___uc *mnt;
 	struct name_walk w;
 
 	m->inode = BPF_CORE_READ(file, f_inode, i_ino);
+	m->dev = BPF_CORE_READ(file, f_inode, i_sb, s_dev);
 	m->nnames = 0;
 	w.d = BPF_CORE_READ(file, f_path.dentry);
+	/* container_of, with the kernel's offset of mnt */
+	mnt = (void *)((char *)BPF_CORE_READ(file, f_path.mnt) -
+		       bpf_core_field_offset(struct mount___uc, mnt));
+	w.mnt = mnt;
+	w.root = BPF_CORE_READ(mnt, mnt.mnt_root);
 	w.m = m;
-	bpf_loop(UC_PATH_NAMES, name_step, &w, 0);
+	/* a step per name, and one per mount point crossed */
+	bpf_loop(2 * UC_PATH_NAMES, name_step, &w, 0);
 }
 
 /* Every file mapping of the current process, as UC_EV_MAPPING records. */

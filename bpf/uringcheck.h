@@ -501,7 +501,13 @@ struct uc_stack {
 
 /* One file-backed mapping, sent for a process before its first stack so
  * symbolization does not depend on /proc/PID/maps still existing. The
- * path comes as its dentry names, leaf first, up to the mount's root. */
+ * path comes as its dentry names, leaf first, across mount points up to
+ * the root of the process's mount namespace: the path the process itself
+ * would open, which the host may not see (a container's file system, a
+ * tmpfs mounted only in its namespace). dev (the kernel's encoding,
+ * major << 20 | minor) and inode are those /proc/PID/maps shows, so the
+ * file matches one user space opened through map_files while the
+ * process lived. */
 #define UC_PATH_NAMES		12
 #define UC_NAME_LEN		64
 /* A mapping sent at a capture (before v6.7: stacks.bpf.h), one of a
@@ -513,8 +519,10 @@ struct uc_vma_record {
 	__u64 start, end;
 	__u64 offset;		/* file offset mapped at start */
 	__u64 inode;
+	__u32 dev;		/* of the inode's super block */
 	__u32 flags;		/* 1 exec, 2 write, UC_VMA_AT_CAPTURE */
 	__u32 nnames;
+	__u32 pad;
 	char names[UC_PATH_NAMES][UC_NAME_LEN];
 };
 

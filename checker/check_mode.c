@@ -201,6 +201,11 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",
 			       (unsigned long long)ck->stacks.overwritten);
+	if (ck->stacks.unopened)
+		report_warning(rep, pid, "%llu stacks printed with frames unnamed: a file the "
+			       "process mapped could not be opened (it had exited, and the file "
+			       "is in a mount namespace uringcheck does not share: run "
+			       "uringcheck in it)", (unsigned long long)ck->stacks.unopened);
 	if (ck->model.ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
 			       (unsigned long long)ck->model.ranges_missing);
@@ -297,7 +302,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 7 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 8 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -310,6 +315,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "stacks_unavailable", ck->stacks.unavailable };
 	out[n++] = (struct uc_json_counter){ "stacks_overwritten", ck->stacks.overwritten };
 	out[n++] = (struct uc_json_counter){ "sqes_unanswered_at_attach", c->unanswered };
+	out[n++] = (struct uc_json_counter){ "stacks_file_unopened", ck->stacks.unopened };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "../symbolize/print_stack.h"
 #include "../symbolize/proc_maps.h"
@@ -126,6 +127,8 @@ void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
 	r->end = v->end;
 	r->offset = v->offset;
 	r->inode = v->inode;
+	/* the kernel's dev_t (MINORBITS 20) as /proc/PID/maps prints it */
+	r->dev = makedev(v->dev >> 20, v->dev & 0xfffff);
 	r->exec = v->flags & 1;
 	r->write = v->flags & 2;
 	r->path = xstrdup(path);
@@ -404,5 +407,11 @@ void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)
 				  "the checker read it (it fell behind)" : no_stack);
 		return;
 	}
-	uc_print_capture(out, c->maps, &c->regs, c->data, c->len, NULL);
+	{
+		int unopened = 0;
+		struct uc_print_opts o = { .unopened = &unopened };
+
+		uc_print_capture(out, c->maps, &c->regs, c->data, c->len, &o);
+		s->unopened += unopened;
+	}
 }

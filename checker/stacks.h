@@ -25,6 +25,7 @@ struct uc_stacks {
 	struct uc_maps_cache *maps;
 	uint64_t unavailable;		/* stacks asked for but gone */
 	uint64_t overwritten;		/* gone from the store before read */
+	uint64_t unopened;		/* printed with a file not opened */
 	/* slot @index of the BPF side's store, mapped on first use */
 	const struct uc_stack *(*slot)(void *ctx, uint32_t index);
 	void *slot_ctx;

@@ -51,12 +51,31 @@ int uc_print_stack(FILE *out, struct uc_maps *m, const uint64_t *pcs,
 	}
 	int lines = 0;
 	int limit = opts && opts->max_lines > 0 ? opts->max_lines : INT32_MAX;
+	const struct uc_mapping *unopened = NULL;
 	for (int i = 0; i < npcs && lines < limit; i++) {
 		struct uc_frame fr[MAX_INLINE_DEPTH];
 		int n = uc_symbolize(m, pcs[i], i > 0, fr, MAX_INLINE_DEPTH);
+		const struct uc_mapping *mp = m ? uc_maps_find(m, pcs[i]) : NULL;
 		for (int k = 0; k < n && lines < limit; k++)
 			print_frame(out, lines++, &fr[k], opts);
+		/* Without the file there is no CFI for this frame: whatever
+		 * the unwinder found above it is a guess, not printed. */
+		if (mp && mp->fd < 0 && mp->inode && mp->path[0] == '/') {
+			unopened = mp;
+			break;
+		}
 	}
+	/* Module+offset alone would leave the reader guessing why. The
+	 * snapshot tried map_files and /proc/PID/root while the process
+	 * lived, and the path here after (proc_maps.h). */
+	if (unopened)
+		fprintf(out, "    (no symbols from %s%s: its file could not be opened; "
+			"the process had exited before uringcheck read its mappings, "
+			"and the path leads to no such file from uringcheck's mount "
+			"namespace)\n", unopened->path,
+			unopened->deleted ? " (deleted)" : "");
+	if (opts && opts->unopened)
+		*opts->unopened = unopened != NULL;
 	return lines;
 }
 

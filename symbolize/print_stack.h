@@ -32,11 +32,20 @@ struct uc_print_opts {
 	const char *strip_prefix;
 	/* At most this many lines; 0: no limit. */
 	int max_lines;
+	/* If not NULL, set to 1 when a frame's file could not be opened
+	 * (the note below was printed), else 0. */
+	int *unopened;
 };
 
 /* Prints the frames of @pcs (from uc_unwind) symbolized in @m (may be
  * NULL: addresses only). @opts may be NULL. Returns the lines printed;
- * an empty stack prints a uc_print_no_stack line. */
+ * an empty stack prints a uc_print_no_stack line. Where a frame lies in
+ * a file the snapshot could not open (module+offset, and no CFI to
+ * unwind it by), the stack ends with that frame (what the unwinder found
+ * above it is a guess) and one more line names the file and why it goes
+ * unnamed, instead of leaving a short stack unexplained:
+ *     (no symbols from /srv/app/bin/server: its file could not be opened
+ *      ...)                                                        */
 int uc_print_stack(FILE *out, struct uc_maps *m, const uint64_t *pcs,
 		   int npcs, const struct uc_print_opts *opts);
 

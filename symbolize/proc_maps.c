@@ -364,27 +364,43 @@ static bool same_as(const struct uc_maps *m, const struct raw_map *r, size_t n)
 /* ------------------------------------------------------------------ */
 /* Snapshots                                                           */
 
+/* @fd if it is the file of inode @ino, else -1 (and @fd closed). Not the
+ * device: btrfs subvolumes and overlayfs show /proc/PID/maps another one
+ * than fstat(). */
+static int same_inode(int fd, uint64_t ino)
+{
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != ino)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * The file behind @r, opened while the process lives if it still does:
+ * map_files (even a deleted or replaced file; needs CAP_SYS_ADMIN), then
+ * its path through the process's root (the file system of its mount
+ * namespace: a container's, or a tmpfs mounted only there; a path
+ * crossing mounts is resolved there as the process would), then the
+ * path here, which is the one left once the process is gone: right
+ * when uringcheck shares its mount namespace, and judged by the inode.
+ */
 static struct uc_file *open_file(pid_t pid, const struct raw_map *r)
 {
-	char name[96];
+	char name[96 + 4096];
+	int self = pid ? (int)pid : (int)getpid();
 	int fd;
 
-	snprintf(name, sizeof(name), "/proc/%d/map_files/%s",
-		 pid ? (int)pid : (int)getpid(), r->range);
+	snprintf(name, sizeof(name), "/proc/%d/map_files/%s", self, r->range);
 	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && !r->deleted) {
-		/* Not root, or the kernel hides map_files: the path is
-		 * right unless the file was replaced since; check the
-		 * inode (not the device: btrfs subvolumes and overlayfs
-		 * show /proc/PID/maps a different one than stat()). */
-		struct stat st;
-		fd = open(r->path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && (fstat(fd, &st) != 0 ||
-				(uint64_t)st.st_ino != r->inode)) {
-			close(fd);
-			fd = -1;
-		}
-	}
+	if (fd < 0 && !r->deleted && is_file_path(r->path) &&
+	    snprintf(name, sizeof(name), "/proc/%d/root%s", self, r->path) <
+	    (int)sizeof(name))
+		fd = same_inode(open(name, O_RDONLY | O_CLOEXEC), r->inode);
+	if (fd < 0 && !r->deleted)
+		fd = same_inode(open(r->path, O_RDONLY | O_CLOEXEC), r->inode);
 	if (fd < 0)
 		return NULL;
 	return file_new(fd, r->dev, r->inode);
@@ -492,7 +508,7 @@ struct uc_maps *uc_maps_from_records(pid_t pid, const struct uc_map_record *rec,
 		r[i].end = rec[i].end;
 		r[i].offset = rec[i].offset;
 		r[i].inode = rec[i].inode;
-		r[i].dev = 0;
+		r[i].dev = rec[i].dev;
 		snprintf(r[i].perms, sizeof(r[i].perms), "r%c%cp",
 			 rec[i].write ? 'w' : '-', rec[i].exec ? 'x' : '-');
 		snprintf(r[i].range, sizeof(r[i].range), "%llx-%llx",

@@ -9,8 +9,10 @@
  * that map it (keyed by device and inode, which cannot be reused while
  * the fd is open). The fd comes from /proc/PID/map_files/
  * (needs CAP_SYS_ADMIN; the checker runs as root) so a file deleted or
- * replaced on disk since it was mapped still resolves; open(path) is the
- * fallback, accepted only if its inode matches the mapping's.
+ * replaced on disk since it was mapped still resolves; the fallbacks,
+ * each accepted only if its inode matches the mapping's, are
+ * /proc/PID/root/PATH (a file of another mount namespace, a container's)
+ * and open(PATH).
  * Anonymous executable mappings (JIT code) and [vdso] are listed too,
  * with fd -1 ([vdso] gets a copy of the checker's own vDSO: one kernel,
  * one image).
@@ -57,14 +59,18 @@ struct uc_maps *uc_maps_snapshot(pid_t pid);
 
 /*
  * A snapshot from mappings recorded elsewhere (the BPF side walks the
- * process's VMAs before its first stack, while it surely exists): file
- * descriptors come from /proc/PID/map_files/ while the process lives,
- * else from the path, accepted only if the inode matches.
+ * process's VMAs before its first stack, while it surely exists). A file
+ * already open (same dev and inode: a snapshot taken while the process
+ * lived) is shared; else its fd comes from /proc/PID/map_files/ while
+ * the process lives, then /proc/PID/root/PATH (its mount namespace,
+ * while it lives), then PATH here (the process may have exited; right
+ * when uringcheck shares its mount namespace), each accepted only if the
+ * inode matches. @dev 0: unknown (then only an open is tried).
  */
 struct uc_map_record {
-	uint64_t start, end, offset, inode;
+	uint64_t start, end, offset, inode, dev;
 	bool exec, write;
-	const char *path;
+	const char *path;	/* in the process's mount namespace */
 };
 struct uc_maps *uc_maps_from_records(pid_t pid, const struct uc_map_record *r,
 				     size_t n);

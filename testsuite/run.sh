@@ -42,8 +42,11 @@
 #             workloads on their paths; --events round-trips as CSV/JSONL
 #   containers  every mode in a child PID namespace (unshare), as in any
 #             container: the host's verdicts and counts, the namespace's
-#             pids; -p into a namespace below; start-up errors that name
-#             what is missing (capabilities, user namespace, seccomp)
+#             pids; the program on a tmpfs of its own mount namespace,
+#             its stacks named (10 runs); --check -p with the hazard after
+#             the attach; -p into a namespace below; start-up errors that
+#             name what is missing (capabilities, user namespace,
+#             seccomp); README's container and CI recipes parsed
 #   bench     bench/run.sh --smoke: must run and print its table
 #
 # Ends with "N passed, N failed"; exits 1 if anything failed.

@@ -7,10 +7,22 @@
 #                --mount-proc` and under one whose mount namespace holds the
 #                program where the host has none: the same verdicts, counts
 #                and requests as on the host, the pids the namespace sees
+#   pidns (mnt): stacks  the program on its namespace's own tmpfs: ten
+#                runs, each must name its frames (file:line)
+#   mountns -p   --check -p, the hazard after the attach, the program on a
+#                tmpfs of its own mount namespace: uringcheck inside, and
+#                from the host
+#   mountns build-id  a stripped program of another mount namespace: its
+#                debug file by the build-id of the file opened
+#   mountns unopened  a program's file nothing can open any more: said
+#                and counted, no guessed frames
 #   pidns -p     attached to a running program of a namespace below
 #   pidns /proc  /proc of another namespace: exit 70, said
-#   errors       no capabilities, CAP_PERFMON alone, a user namespace,
-#                io_uring refused by seccomp: exit 70, named; CAP_BPF and
+#   README recipes  the docker/podman lines, the jq line, the GitHub
+#                Actions and GitLab jobs, parsed (and the jq line run)
+#   errors       no capabilities, CAP_PERFMON alone, /sys not mounted, no
+#                /sys/kernel/btf/vmlinux, a user namespace, io_uring
+#                refused by seccomp: exit 70, named; CAP_BPF and
 #                CAP_PERFMON alone are enough
 CBIN=.output/containers
 PFB=.output/profile-tests
@@ -53,18 +65,15 @@ PIDW=(sh -c 'echo $$ >"$0"; exec "$@"')
 if command -v unshare >/dev/null && unshare --pid --fork --mount-proc true 2>/dev/null; then
 	mkdir -p "$TMP/nsbin"
 	# The host's profile of paths.c: the counts a namespace must match.
-	if want "pidns:"; then
+	if want "containers: pidns (proc): profile" || want "containers: pidns (mnt): profile"; then
 		$UC --profile --profile-sample=1 --json="$TMP/ns-host.json" -- "$PFB/paths" \
 			>"$TMP/ns-host.out" 2>&1
 	fi
 	for v in proc mnt; do
-		t="pidns ($v):"
+		t="containers: pidns ($v):"
 		what="unshare --pid --fork --mount-proc"
 		[ "$v" = mnt ] && what="$what, the program in the namespace's own mount"
 
-		# (mnt: the stack is not judged; with the program on a tmpfs of
-		# the namespace's own mount, its frames are sometimes unnamed,
-		# an open question, never on the host's file system)
 		if want "$t check finds a hazard"; then
 			ns_run $v $UC --json="$TMP/ns.json" -- \
 				"${PIDW[@]}" "$TMP/ns.pid" "$(ns_bin $v inj_read_read)" >"$TMP/ns.out" 2>&1
@@ -73,7 +82,7 @@ if command -v unshare >/dev/null && unshare --pid --fork --mount-proc true 2>/de
 			if [ "$rc" = 66 ] && [ -n "$pid" ] &&
 			   grep -q "^==$pid==ERROR: uringcheck: overlap:" "$TMP/ns.out" &&
 			   grep -q "SUMMARY: uringcheck: overlap .* in pid $pid\$" "$TMP/ns.out" &&
-			   { [ "$v" = mnt ] || grep -q "in main .*inj_read_read.c:" "$TMP/ns.out"; } &&
+			   grep -q "in main .*inj_read_read.c:" "$TMP/ns.out" &&
 			   ! grep -qE "^==[0-9]+==(ERROR|WARNING): uringcheck: [a-z-]+:.*" \
 				<(grep -v "overlap:" "$TMP/ns.out") &&
 			   $NS_PY - "$TMP/ns.json" "$pid" <<'PY' 2>>"$TMP/ns.out"
@@ -137,7 +146,149 @@ PY
 		fi
 	done
 
-	if want "pidns -p"; then
+	# The program on a tmpfs only its namespace has, gone by the time
+	# its report is symbolized: its frames come from the path the BPF
+	# side walked across the namespace's mounts (symbolize/proc_maps.h).
+	# Ten runs: before, they lost the program's frames about 4 in 5.
+	if want "containers: pidns (mnt): stacks"; then
+		named=0
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			ns_run mnt $UC --keep-warm=0 -- "$(ns_bin mnt inj_read_read)" \
+				>"$TMP/ns.out" 2>&1
+			rc=$?
+			[ "$rc" = 66 ] &&
+			   [ "$(grep -c "in main testsuite/cases/inj_read_read.c:42\$" "$TMP/ns.out")" = 2 ] &&
+			   grep -q "in submit_exact testsuite/cases/uc_test.h:" "$TMP/ns.out" &&
+			   ! grep -q "no symbols from\|stacks printed with frames unnamed" "$TMP/ns.out" &&
+			   named=$((named + 1))
+		done
+		if [ "$named" = 10 ]
+		then pass "containers: pidns (mnt): stacks: the program's frames (file:line) named in 10 runs of 10, the program on a tmpfs of the namespace's own mount"
+		else fail "containers: pidns (mnt): stacks" "named in $named runs of 10" "$TMP/ns.out"; fi
+	fi
+
+	# --check -p to a program that commits its hazard after the attach,
+	# the program on a tmpfs of its own mount namespace: "in" is
+	# uringcheck in the container (unshare --pid --mount-proc --mount),
+	# "host" is uringcheck outside, the program in a mount namespace of
+	# its own but the host's PID namespace (docker run --pid=host).
+	# Three runs each; every one must name the program's frames. The
+	# hazard comes 2.5 s after the program starts, the attach at 0.4 s:
+	# a slow attach on a loaded machine must not come after it.
+	if want "containers: mountns -p"; then
+		cc -O2 -g -Wall -o "$TMP/late_overlap" testsuite/attach/late_overlap.c -luring
+		cat >"$TMP/mnt-attach.sh" <<-EOF
+		mount -t tmpfs tmpfs $TMP/nsbin && cp $TMP/late_overlap $TMP/nsbin/ || exit 1
+		$TMP/nsbin/late_overlap 2500 &
+		sleep 0.4
+		echo \$! >$TMP/ns.pid
+		timeout 20 $UC --keep-warm=0 --check -p \$! --json=$TMP/ns.json
+		rc=\$?
+		wait
+		exit \$rc
+		EOF
+		for where in in host; do
+			named=0
+			for i in 1 2 3; do
+				rm -f "$TMP/ns.pid" "$TMP/ns.json"
+				if [ $where = in ]; then
+					ns_run proc unshare --mount --propagation private \
+						sh "$TMP/mnt-attach.sh" >"$TMP/ns.out" 2>&1
+					rc=$?
+				else
+					unshare --mount --propagation private sh -c \
+						'mount -t tmpfs tmpfs "$0/nsbin" && cp "$0/late_overlap" "$0/nsbin/" &&
+						 exec "$0/nsbin/late_overlap" 2500' "$TMP" &
+					p=$!
+					sleep 0.4
+					echo $p >"$TMP/ns.pid"
+					timeout 20 $UC --keep-warm=0 --check -p $p --json="$TMP/ns.json" \
+						>"$TMP/ns.out" 2>&1
+					rc=$?
+					wait $p
+				fi
+				pid=$(cat "$TMP/ns.pid" 2>/dev/null)
+				[ "$rc" = 66 ] && [ -n "$pid" ] &&
+				   grep -q "^==$pid==ERROR: uringcheck: overlap: READ and READ" "$TMP/ns.out" &&
+				   [ "$(grep -c "in main testsuite/attach/late_overlap.c:" "$TMP/ns.out")" = 2 ] &&
+				   ! grep -q "no symbols from" "$TMP/ns.out" &&
+				   $NS_PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["kind"] for f in d["findings"]] == ["overlap"]' \
+					"$TMP/ns.json" 2>>"$TMP/ns.out" &&
+				   named=$((named + 1))
+			done
+			if [ "$named" = 3 ]
+			then pass "containers: mountns -p ($where): --check -p finds the hazard committed after the attach, the program's frames named in 3 runs of 3"
+			else fail "containers: mountns -p ($where)" "found and named in $named runs of 3 (last: exit $rc)" "$TMP/ns.out"; fi
+		done
+	fi
+
+	# Where it cannot work, it says so: uringcheck outside the mount
+	# namespace the program made for itself, stopped (SIGSTOP) from
+	# before the program starts until after it exited, so its file is
+	# gone from everywhere uringcheck can look: the stack ends at the
+	# program's frame with the line that says why, and it is counted.
+	if want "containers: mountns unopened"; then
+		$UC --keep-warm=0 --json="$TMP/ns.json" -- sh -c 'sleep 1.5; exec unshare --mount \
+			--propagation private sh -c '\''mount -t tmpfs tmpfs "$0/nsbin" &&
+			cp "$1" "$0/nsbin/" && exec "$0/nsbin/inj_read_read"'\'' "$0" "$1"' \
+			"$TMP" "$BIN/inj_read_read" >"$TMP/ns.out" 2>&1 &
+		uc=$!
+		# the target runs once its sh exists (exec'd: it was released)
+		for i in $(seq 100); do pgrep -P $uc -x sh >/dev/null && break; sleep 0.05; done
+		kill -STOP $uc
+		sleep 2.5
+		kill -CONT $uc
+		wait $uc
+		rc=$?
+		if [ "$rc" = 66 ] &&
+		   [ "$(grep -c "(no symbols from $TMP/nsbin/inj_read_read: its file could not be opened; the process had exited" "$TMP/ns.out")" = 2 ] &&
+		   grep -q "WARNING: uringcheck: 2 stacks printed with frames unnamed" "$TMP/ns.out" &&
+		   ! grep -q "unknown module" "$TMP/ns.out" &&
+		   $NS_PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["counters"]["stacks_file_unopened"] == 2' \
+			"$TMP/ns.json" 2>>"$TMP/ns.out"
+		then pass "containers: mountns unopened: the program's file unreachable once it exited: the stack ends there and says why, counted (stacks_file_unopened 2)"
+		else fail "containers: mountns unopened" "exit $rc, or no note, warning or count" "$TMP/ns.out"; fi
+	fi
+
+	# A stripped program of its own mount namespace, --check -p from a
+	# mount namespace of uringcheck's own whose /usr/lib/debug has the
+	# program's debug file under its build-id; at the program's path
+	# uringcheck sees another ELF (other build-id). The build-id must come
+	# from the file the snapshot opened (map_files), so main is named;
+	# the same run without the debug file names nothing.
+	if want "containers: mountns build-id"; then
+		cc -O2 -g -Wall -o "$TMP/lo_full" testsuite/attach/late_overlap.c -luring &&
+		objcopy --only-keep-debug "$TMP/lo_full" "$TMP/lo.debug" &&
+		objcopy --strip-all "$TMP/lo_full" "$TMP/lo_stripped"
+		bid=$(readelf -n "$TMP/lo_stripped" | sed -n 's/.*Build ID: //p')
+		mkdir -p "$TMP/dbg/.build-id/${bid:0:2}" "$TMP/nsbin"
+		cp "$TMP/lo.debug" "$TMP/dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+		cp "$BIN/ok_write_write" "$TMP/nsbin/lo_stripped"	# the decoy
+		for dbg in with without; do
+			unshare --mount --propagation private sh -c \
+				'mount -t tmpfs tmpfs "$0/nsbin" && cp "$0/lo_stripped" "$0/nsbin/" &&
+				 exec "$0/nsbin/lo_stripped" 2500' "$TMP" &
+			p=$!
+			sleep 0.4
+			src=$TMP/dbg
+			[ $dbg = with ] || src=$TMP/nodbg
+			mkdir -p "$TMP/nodbg"
+			timeout 20 unshare --mount --propagation private sh -c \
+				'mount --bind "$0" /usr/lib/debug && exec "$@"' "$src" \
+				$UC --keep-warm=0 --check -p $p >"$TMP/ns.$dbg.out" 2>&1
+			echo $? >"$TMP/ns.$dbg.rc"
+			wait $p
+		done
+		rm -f "$TMP/nsbin/lo_stripped"
+		if [ -n "$bid" ] && [ "$(cat "$TMP/ns.with.rc")" = 66 ] &&
+		   [ "$(grep -c "in main testsuite/attach/late_overlap.c:" "$TMP/ns.with.out")" = 2 ] &&
+		   [ "$(cat "$TMP/ns.without.rc")" = 66 ] &&
+		   ! grep -q "in main " "$TMP/ns.without.out"
+		then pass "containers: mountns build-id: a stripped program of another mount namespace, its debug file found by the build-id of the file opened (not the ELF at its path here); nothing named without it"
+		else fail "containers: mountns build-id" "exit $(cat "$TMP/ns.with.rc"), or main not named with the debug file only" "$TMP/ns.with.out"; fi
+	fi
+
+	if want "containers: pidns -p"; then
 		# a program of a namespace below uringcheck's, attached by its pid
 		# here: the child's view is pid 1, ours another
 		cat >"$TMP/ns-attach.sh" <<-EOF
@@ -159,40 +310,83 @@ assert d["target"] == {"pid": pid, "attached": True}, d["target"]
 ring, = d["profile"]["rings"]
 assert ring["pid"] == pid and ring["opcodes"][0]["completed"] > 1000, ring
 PY
-		then pass "pidns -p: attached to a program of a namespace below, its ring under pid $pid"
-		else fail "pidns -p" "exit $rc or wrong document" "$TMP/ns.out"; fi
+		then pass "containers: pidns -p: attached to a program of a namespace below, its ring under pid $pid"
+		else fail "containers: pidns -p" "exit $rc or wrong document" "$TMP/ns.out"; fi
 	fi
 
-	if want "pidns below"; then
+	if want "containers: pidns below"; then
 		# the check mode cannot follow a process into a namespace below
 		# its own (bpf/pidns.bpf.h): said, never silent
 		ns_run proc $UC -- unshare --pid --fork "$BIN/inj_read_read" >"$TMP/ns.out" 2>&1
 		if grep -q "WARNING: uringcheck: 1 processes not followed: in a PID namespace below" "$TMP/ns.out"
-		then pass "pidns below: check mode: a child in a namespace below is not followed, and said"
-		else fail "pidns below" "no warning" "$TMP/ns.out"; fi
+		then pass "containers: pidns below: check mode: a child in a namespace below is not followed, and said"
+		else fail "containers: pidns below" "no warning" "$TMP/ns.out"; fi
 	fi
 
-	if want "pidns /proc"; then
+	if want "containers: pidns /proc"; then
 		unshare --pid --fork $UC "$BIN/ok_write_write" >"$TMP/ns.out" 2>&1
 		rc=$?
 		if [ "$rc" = 70 ] && grep -q "/proc belongs to another PID namespace" "$TMP/ns.out"
-		then pass "pidns /proc: a /proc of another namespace is refused (exit 70), said"
-		else fail "pidns /proc" "exit $rc" "$TMP/ns.out"; fi
+		then pass "containers: pidns /proc: a /proc of another namespace is refused (exit 70), said"
+		else fail "containers: pidns /proc" "exit $rc" "$TMP/ns.out"; fi
 	fi
 else
-	pass "pidns: skipped, unshare --pid cannot run here"
+	pass "containers: pidns: skipped, unshare --pid cannot run here"
+fi
+
+# README's "Containers and CI" recipes, parsed where they stand: the
+# GitHub Actions and GitLab jobs as YAML with the keys each service needs
+# and the suite run under the wrapper; the docker/podman lines with
+# bash -n; the jq line run on a profile of Docker's shape (default
+# action ERRNO, allow lists), which must then allow the three io_uring
+# calls and keep the rest. No container or runner is started.
+if want "containers: README recipes"; then
+	if $NS_PY - README.md "$TMP" >"$TMP/recipes.out" 2>&1 <<'PY'
+import json, os, re, subprocess, sys, yaml
+text = open(sys.argv[1]).read()
+tmp = sys.argv[2]
+sec = text.split("\n## Containers and CI\n", 1)[1].split("\n## ", 1)[0]
+docs = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", sec, re.S)]
+assert len(docs) == 2, len(docs)
+gh, gl = docs
+job = gh["jobs"]["uringcheck"]
+assert job["runs-on"] and "--privileged" in job["container"]["options"], job
+runs = [st["run"] for st in job["steps"] if "run" in st]
+assert any("--wrapper='uringcheck --'" in r for r in runs), runs
+assert all("uses" in st or "run" in st for st in job["steps"]), job["steps"]
+glj = gl["uringcheck"]
+assert glj["image"] and isinstance(glj["script"], list), glj
+assert any("--wrapper='uringcheck --'" in r for r in glj["script"]), glj["script"]
+# the indented shell block with the docker and podman lines
+blocks = re.findall(r"\n\n((?:    .*\n)+)", sec)
+sh = [b for b in blocks if "docker run" in b]
+assert len(sh) == 1, len(sh)
+sh = "".join(l[4:] + "\n" for l in sh[0].splitlines())
+subprocess.run(["bash", "-n"], input=sh, text=True, check=True)
+jq = re.search(r"^jq .*?>uring-seccomp\.json$", sh, re.S | re.M).group(0)
+prof = {"defaultAction": "SCMP_ACT_ERRNO",
+        "syscalls": [{"names": ["read", "write"], "action": "SCMP_ACT_ALLOW"}]}
+json.dump(prof, open(os.path.join(tmp, "default.json"), "w"))
+subprocess.run(["bash", "-c", jq], cwd=tmp, check=True)
+out = json.load(open(os.path.join(tmp, "uring-seccomp.json")))
+allowed = {n for r in out["syscalls"] if r["action"] == "SCMP_ACT_ALLOW" for n in r["names"]}
+assert {"read", "write", "io_uring_setup", "io_uring_enter", "io_uring_register"} <= allowed, allowed
+assert out["defaultAction"] == "SCMP_ACT_ERRNO"
+PY
+	then pass "containers: README recipes: the GitHub Actions and GitLab jobs parse (YAML) and run the suite under the wrapper; the docker/podman lines parse (bash -n); the jq line allows the three io_uring calls"
+	else fail "containers: README recipes" "see the output" "$TMP/recipes.out"; fi
 fi
 
 # errors NAME STATUS PATTERN CMD...: exit STATUS and PATTERN on stderr.
 errors_case() {
 	local n=$1 st=$2 pat=$3 rc
 	shift 3
-	want "errors: $n" || return 0
+	want "containers: errors: $n" || return 0
 	"$@" >"$TMP/err.out" 2>&1
 	rc=$?
 	if [ "$rc" = "$st" ] && grep -qE -- "$pat" "$TMP/err.out"
-	then pass "errors: $n (exit $st)"
-	else fail "errors: $n" "exit $rc, expected $st and /$pat/" "$TMP/err.out"; fi
+	then pass "containers: errors: $n (exit $st)"
+	else fail "containers: errors: $n" "exit $rc, expected $st and /$pat/" "$TMP/err.out"; fi
 }
 if command -v setpriv >/dev/null; then
 	errors_case "no capabilities: named, and how to grant them" 70 \
@@ -204,6 +398,17 @@ if command -v setpriv >/dev/null; then
 		"ERROR: uringcheck: overlap" \
 		setpriv --bounding-set=-all,+bpf,+perfmon $UC "$BIN/inj_read_read"
 fi
+# /sys and the kernel's BTF, hidden in a mount namespace of the test's own
+# (--no-share: a warm instance of another run would need no BTF)
+errors_case "/sys not mounted: said" 70 \
+	"/sys is not mounted here, so /sys/kernel/btf/vmlinux is absent" \
+	unshare --mount --propagation private sh -c 'umount -l /sys && exec "$@"' _ \
+	$UC --no-share "$BIN/ok_write_write"
+errors_case "no /sys/kernel/btf/vmlinux: named" 70 \
+	"has no BTF \(/sys/kernel/btf/vmlinux\)" \
+	unshare --mount --propagation private sh -c \
+	'mount -t tmpfs tmpfs /sys/kernel/btf && exec "$@"' _ \
+	$UC --no-share "$BIN/ok_write_write"
 errors_case "a user namespace (rootless container)" 70 "from a user namespace" \
 	unshare --user --map-root-user $UC "$BIN/ok_write_write"
 errors_case "io_uring refused by seccomp (Docker's default)" 70 \

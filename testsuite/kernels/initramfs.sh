@@ -16,7 +16,7 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,boot,t,etc}
 cp /bin/busybox "$root/bin/busybox"
-for a in sh mount mkdir cat grep sed poweroff echo date sleep head wc ls rm uname tr cut printf timeout true unshare; do
+for a in sh mount mkdir cat grep sed poweroff echo date sleep head wc ls rm uname tr cut printf timeout true unshare cp; do
 	ln -s busybox "$root/bin/$a"
 done
 cp "$config" "$root/boot/"

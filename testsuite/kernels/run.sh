@@ -33,12 +33,15 @@ hval() { echo "$1" | grep -oE "$2=(\"[^\"]*\"|[^ \"]*)" | head -1 | cut -d= -f2-
 
 # cases.list for kernel $1: NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH|REPEAT
 case_list() {
-	local v=$1 line name hdr over expect status opts args match k repeat
+	local v=$1 line name base hdr over expect status opts args match k repeat
 	grep -vE '^\s*(#|$)' testsuite/kernels/cases | while read -r line; do
 		name=${line%% *}
 		hdr=""
-		# pidns:NAME: case NAME, in a child PID namespace (guest.sh)
-		[ -f "testsuite/cases/${name#pidns:}.c" ] && hdr=$(head -1 "testsuite/cases/${name#pidns:}.c")
+		# pidns:NAME, mntns:NAME: case NAME, in a child PID namespace,
+		# with a mount namespace of its own (guest.sh)
+		base=${name#pidns:}
+		base=${base#mntns:}
+		[ -f "testsuite/cases/$base.c" ] && hdr=$(head -1 "testsuite/cases/$base.c")
 		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
 		# "* key=value": for every program on that kernel
 		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
@@ -71,7 +74,7 @@ for v in $KERNELS; do
 	dir=$OUT/$v
 	rel=$(cat "$dir/release")
 	case_list "$v" >testsuite/kernels/cases.list
-	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://; s/^pidns://' | sort -u | tr '\n' ' ')
+	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://; s/^pidns://; s/^mntns://' | sort -u | tr '\n' ' ')
 	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
 		{ fail "kernel $v" "initramfs not built"; continue; }
 	# One boot; a second only if the guest kernel crashed (it is said,

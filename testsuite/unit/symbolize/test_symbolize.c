@@ -636,6 +636,8 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 	return 0;
 }
 
+static void records_tests(const char *tag);
+
 /* The cache, snapshots of missing processes, the printer. */
 __attribute__((noinline)) static int other_tests(const char *plugin_dir)
 {
@@ -745,9 +747,118 @@ __attribute__((noinline)) static int other_tests(const char *plugin_dir)
 	else
 		fail("%s print without stack or maps:\n%s", tag, buf);
 	free(buf);
+	records_tests(tag);
 	return 0;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Snapshots from the BPF side's records, once the process is gone     */
+
+/* Prints @pc under @m; the text in *@buf (to free), the note's flag in
+ * *@unopened. */
+static void print_one(struct uc_maps *m, uint64_t pc, char **buf, int *unopened)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(buf, &len);
+	struct uc_print_opts o = { .unopened = unopened };
+
+	uc_print_stack(f, m, &pc, 1, &o);
+	fclose(f);
+}
+
+/*
+ * The records of a process that has exited (a pid that cannot exist:
+ * neither map_files nor /proc/PID/root answer): a file some snapshot of
+ * a living process still holds is shared by (dev, inode) whatever its
+ * path says (the path of another mount namespace); else its path here,
+ * judged by the inode; else the frame goes unnamed and the stack says
+ * why, with the flag set for the checker's count.
+ */
+static void records_tests(const char *tag)
+{
+	const pid_t gone = 0x3fffffff;
+	struct uc_maps *self = uc_maps_snapshot(0);
+	char *exe = realpath("/proc/self/exe", NULL), *buf = NULL;
+	const struct uc_mapping *x = NULL;
+	uint64_t pc = (uintptr_t)records_tests;
+	int unopened = -1;
+
+	for (size_t i = 0; self && i < uc_maps_count(self) && !x; i++) {
+		const struct uc_mapping *mp = uc_maps_at(self, i);
+
+		if (mp->exec && exe && !strcmp(mp->path, exe) &&
+		    pc >= mp->start && pc < mp->end)
+			x = mp;
+	}
+	if (!x) {
+		fail("%s records: this program's code mapping not found", tag);
+		goto out;
+	}
+	struct uc_map_record r = {
+		.start = x->start, .end = x->end, .offset = x->offset,
+		.inode = x->inode, .dev = x->dev, .exec = true,
+		.path = "/nonexistent-namespace-path/prog",
+	};
+	struct uc_maps *m = uc_maps_from_records(gone, &r, 1);
+	const struct uc_mapping *got = m ? uc_maps_find(m, pc) : NULL;
+
+	if (got && got->fd >= 0 && got->elf_type) {
+		print_one(m, pc, &buf, &unopened);
+		if (unopened == 0 && strstr(buf, "records_tests") &&
+		    !strstr(buf, "no symbols from"))
+			pass("%s records: a file still open is shared by dev and inode, "
+			     "whatever the path", tag);
+		else
+			fail("%s records: shared file, printed:\n%s", tag, buf);
+		free(buf);
+		buf = NULL;
+	} else {
+		fail("%s records: the open file was not shared (dev %llu inode %llu)",
+		     tag, (unsigned long long)x->dev, (unsigned long long)x->inode);
+	}
+	uc_maps_unref(m);
+
+	/* dev unknown: only an open of the path, accepted by the inode */
+	r.dev = 0;
+	r.path = exe;
+	m = uc_maps_from_records(gone, &r, 1);
+	got = m ? uc_maps_find(m, pc) : NULL;
+	if (got && got->fd >= 0)
+		pass("%s records: the path opened here, the inode matching", tag);
+	else
+		fail("%s records: the path %s was not opened", tag, exe);
+	uc_maps_unref(m);
+	r.inode = x->inode + 1;	/* another file at that path now */
+	m = uc_maps_from_records(gone, &r, 1);
+	got = m ? uc_maps_find(m, pc) : NULL;
+	if (got && got->fd < 0)
+		pass("%s records: a path whose inode differs is refused", tag);
+	else
+		fail("%s records: a path of another inode was accepted", tag);
+	uc_maps_unref(m);
+
+	/* nothing reaches the file: unnamed, and said */
+	r.inode = x->inode + 1;
+	r.path = "/nonexistent-namespace-path/prog";
+	m = uc_maps_from_records(gone, &r, 1);
+	if (m) {
+		print_one(m, pc, &buf, &unopened);
+		if (unopened == 1 &&
+		    strstr(buf, "(no symbols from /nonexistent-namespace-path/prog: its file "
+			   "could not be opened;"))
+			pass("%s records: a file nothing opens is named, and why", tag);
+		else
+			fail("%s records: unopened file, printed:\n%s", tag, buf);
+		free(buf);
+	} else {
+		fail("%s records: no snapshot", tag);
+	}
+	uc_maps_unref(m);
+out:
+	free(exe);
+	uc_maps_unref(self);
+}
 
 /* ------------------------------------------------------------------ */
 /* Costs, for docs/stacks.md (not a test)                              */
