@@ -53,6 +53,7 @@ struct uc_run {
 	/* between modes */
 	bool checking;			/* the check mode runs */
 	uint64_t check_events_lost;	/* its losses, for the doctor */
+	bool doctor_failed;		/* --fail-on=doctor:SEV was met */
 };
 
 struct uc_mode_ops {

@@ -260,7 +260,7 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			/* the short options perf and uringscope users type */
 			static const char *const shorts[][2] = {
 				{ "p", "pid" }, { "a", "all" }, { "d", "duration" },
-				{ "i", "interval" },
+				{ "i", "interval" }, { "e", "filter" }, { "c", "compact" },
 			};
 			const char *lname = NULL;
 
@@ -313,6 +313,44 @@ unknown:
 	return -1;
 }
 
+/*
+ * --fail-on: hazard kinds, and doctor:SEV for the profile's doctor. The
+ * doctor's item is taken out and the rest goes to the kinds' parser; a
+ * list of the doctor's item alone keeps the kinds' default, so that
+ * adding the gate never stops the checker's errors from failing a run
+ * (none,doctor:warning for the doctor alone).
+ */
+static int fail_on_parse(struct uc_options *o)
+{
+	char *copy = xstrdup(o->fail_on), *save = NULL, *tok, *rest;
+	size_t n = 0;
+	int err = 0;
+
+	rest = xcalloc(1, strlen(o->fail_on) + 1);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strncmp(tok, "doctor:", 7)) {
+			n += sprintf(rest + n, "%s%s", n ? "," : "", tok);
+			continue;
+		}
+		if (!strcmp(tok + 7, "note")) {
+			o->fail_doctor = UC_FAIL_DOCTOR_NOTE;
+		} else if (!strcmp(tok + 7, "warning")) {
+			o->fail_doctor = UC_FAIL_DOCTOR_WARNING;
+		} else {
+			fprintf(stderr, "uringcheck: --fail-on: unknown doctor severity "
+				"'%s'; the doctor's are note and warning (doctor:note, "
+				"doctor:warning)\n", tok + 7);
+			err = -1;
+			break;
+		}
+	}
+	if (!err && (n || !o->fail_doctor))
+		err = kinds->parse(rest, &o->fail_mask, "--fail-on");
+	free(rest);
+	free(copy);
+	return err;
+}
+
 static enum opt_result check(struct uc_options *o)
 {
 	long mb = o->event_buffer_mb;
@@ -333,7 +371,7 @@ static enum opt_result check(struct uc_options *o)
 		return OPT_EXIT_USAGE;
 	}
 	o->fail_mask = kinds->fail_default();	/* no --fail-on: the table's */
-	if ((o->fail_on && kinds->parse(o->fail_on, &o->fail_mask, "--fail-on")) ||
+	if ((o->fail_on && fail_on_parse(o)) ||
 	    kinds->parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
 	if (o->keep_warm > 3600) {
@@ -374,11 +412,17 @@ static enum opt_result check(struct uc_options *o)
 			"started by uringcheck ends when it exits)\n");
 		return OPT_EXIT_USAGE;
 	}
-	if ((o->interval || o->metrics) && !o->profile) {
+	if ((o->interval || o->metrics || o->baseline || o->diff || o->filter ||
+	     o->compact || o->fail_doctor) && !o->profile) {
 		fprintf(stderr, "uringcheck: %s needs --profile\n",
-			o->interval ? "-i/--interval" : "--metrics");
+			o->interval ? "-i/--interval" : o->metrics ? "--metrics" :
+			o->baseline ? "--baseline" : o->diff ? "--diff" :
+			o->filter ? "-e/--filter" : o->compact ? "-c/--compact" :
+			"--fail-on=doctor:...");
 		return OPT_EXIT_USAGE;
 	}
+	if (o->filter && uc_filter_parse(o->filter, &o->filt, "-e/--filter"))
+		return OPT_EXIT_USAGE;
 	if (o->events) {
 		const char *dot = strrchr(o->events, '.');
 
