@@ -87,8 +87,9 @@ void options_help(FILE *out)
 		 "found; events lost under load never make one "
 		 "(docs/lost-events.md). With --profile (or -p, -a) it measures "
 		 "instead: per-opcode counts, latency and paths, and a doctor that "
-		 "names pathologies (docs/profile.md); a profile never changes the "
-		 "exit status. Needs root (CAP_BPF, CAP_PERFMON).");
+		 "names pathologies (docs/profile.md); a profile changes the exit "
+		 "status only with --fail-on=doctor:SEV. Needs root (CAP_BPF, "
+		 "CAP_PERFMON).");
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -127,9 +128,11 @@ void options_help(FILE *out)
 		"line: as words (\"--fail-on=all --log-file=x\") or in the sanitizer\n"
 		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS).\n\n"
 		"Exit status: PROGRAM's status (128+N if it died of signal N);\n"
-		"--error-exitcode if an error kind was found; 127 if PROGRAM cannot\n"
+		"--error-exitcode if an error kind was found (or the doctor's\n"
+		"finding, with --fail-on=doctor:SEV); 127 if PROGRAM cannot\n"
 		"be run; 2 for a bad option; 70 if uringcheck itself failed (an\n"
-		"output that cannot be opened or written included).\n"
+		"output that cannot be opened or written, a --diff baseline that\n"
+		"cannot be read, included).\n"
 		"See uringcheck(1) and docs/.\n");
 }
 
