@@ -214,24 +214,19 @@ int pf_summary_from_json(json_object *profile, json_object *findings, struct pf_
 	return 0;
 }
 
-int pf_baseline_load(const char *path, struct pf_summary *s, char *err, size_t len)
+int pf_baseline_parse(const char *text, size_t n, struct pf_summary *s, char *err,
+		      size_t len)
 {
-	char why[256];
-	size_t n;
-	char *text = uf_read(path, UF_READ_MAX, &n, why, sizeof(why));
-	json_tokener *tok;
+	json_tokener *tok = json_tokener_new();
 	json_object *doc, *v, *findings;
-	int r;
+	int r = -1;
 
 	memset(s, 0, sizeof(*s));
-	if (!text)
-		return fail(err, len, "%s", why);
-	tok = json_tokener_new();
-	doc = tok ? json_tokener_parse_ex(tok, text, (int)(n > 0x7fffffff ? 0x7fffffff : n)) : NULL;
+	if (!tok)
+		return fail(err, len, "out of memory");
+	doc = json_tokener_parse_ex(tok, text, (int)(n > 0x7fffffff ? 0x7fffffff : n));
 	if (!doc || json_tokener_get_error(tok) != json_tokener_success) {
-		if (!tok)
-			fail(err, len, "out of memory");
-		else if (json_tokener_get_error(tok) == json_tokener_continue)
+		if (json_tokener_get_error(tok) == json_tokener_continue)
 			fail(err, len, "not a JSON document (it ends unfinished, at byte %zu)", n);
 		else
 			fail(err, len, "not a JSON document (%s at byte %zu)",
@@ -239,31 +234,42 @@ int pf_baseline_load(const char *path, struct pf_summary *s, char *err, size_t l
 			     json_tokener_get_parse_end(tok));
 		json_object_put(doc);
 		json_tokener_free(tok);
-		free(text);
 		return -1;
 	}
 	json_tokener_free(tok);
-	free(text);
-	r = -1;
+	v = NULL;
 	if (!json_object_is_type(doc, json_type_object) ||
-	    !json_object_object_get_ex(doc, "tool", &v)) {
+	    !json_object_object_get_ex(doc, "tool", NULL)) {
 		fail(err, len, "not a uringcheck --json document");
 	} else if (!json_object_object_get_ex(doc, "schema", &v) ||
 		   !json_object_is_type(v, json_type_int) ||
 		   json_object_get_int64(v) != UC_JSON_SCHEMA) {
 		fail(err, len, "schema %s, this uringcheck reads schema %d (docs/json.md)",
 		     v && json_object_is_type(v, json_type_int) ? json_object_get_string(v) :
-		     "missing", UC_JSON_SCHEMA);
+		     "missing or not a number", UC_JSON_SCHEMA);
 	} else if (!json_object_object_get_ex(doc, "profile", &v)) {
 		fail(err, len, "no \"profile\" member: the document of a run without --profile");
-	} else if (!(findings = member(doc, "findings", json_type_array, "document", err, len))) {
-		;
-	} else {
+	} else if ((findings = member(doc, "findings", json_type_array, "document", err, len))) {
 		r = pf_summary_from_json(v, findings, s, err, len);
 	}
 	json_object_put(doc);
 	if (r)
 		pf_summary_free(s);
+	return r;
+}
+
+int pf_baseline_load(const char *path, struct pf_summary *s, char *err, size_t len)
+{
+	char why[256];
+	size_t n;
+	char *text = uf_read(path, UF_READ_MAX, &n, why, sizeof(why));
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	if (!text)
+		return fail(err, len, "%s", why);
+	r = pf_baseline_parse(text, n, s, err, len);
+	free(text);
 	return r;
 }
 

@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,10 @@ struct pf_summary {
  * the reason in @err: unreadable, not JSON, another schema, not a
  * profile, a member missing or of the wrong type. */
 int pf_baseline_load(const char *path, struct pf_summary *s, char *err, size_t errlen);
+/* The same from the file's @n bytes at @text (the fuzz harness's way in;
+ * nothing is read past them). */
+int pf_baseline_parse(const char *text, size_t n, struct pf_summary *s, char *err,
+		      size_t errlen);
 /* This run, from its "profile" object and its doctor findings (finding
  * objects of docs/json.md, rule_type "doctor"). */
 int pf_summary_from_json(json_object *profile, json_object *findings, struct pf_summary *s,

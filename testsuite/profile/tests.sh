@@ -442,6 +442,49 @@ json.dump(d, open(sys.argv[2], "w"))' "$TMP/good.json" "$TMP/bad.hist"
 		fi
 	done
 	[ "$ok" = 1 ] && pass "profile: --diff: 10 bad baselines, each a clear error (70) before the program runs"
+	# fuzz-ish: prefixes of a good baseline (each unfinished: 70), and
+	# valid JSON with members swapped for other types and extremes (70,
+	# or a diff when the member is one the reader does not use); never a
+	# crash (a status of 128 and above) and never a silent 70
+	size=$(stat -c %s "$TMP/good.json")
+	ok=1 n=0
+	for cut in 1 2 17 100 333 $((size / 3)) $((size / 2)) $((size - 40)) $((size - 2)); do
+		head -c "$cut" "$TMP/good.json" >"$TMP/fz.json"
+		$UC --profile --diff="$TMP/fz.json" true >"$TMP/fz.out" 2>&1
+		rc=$?
+		n=$((n + 1))
+		if [ "$rc" != 70 ] || ! grep -q '^uringcheck: --diff=' "$TMP/fz.out"; then
+			ok=0; fail "profile: --diff of a baseline cut at byte $cut" "exit $rc" "$TMP/fz.out"
+		fi
+	done
+	for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		$PY - "$TMP/good.json" "$TMP/fz.json" "$seed" <<'PY'
+import json, random, sys
+random.seed(int(sys.argv[3]))
+d = json.load(open(sys.argv[1]))
+spots = []
+def walk(o):
+    for k, v in (o.items() if isinstance(o, dict) else enumerate(o)):
+        spots.append((o, k))
+        if isinstance(v, (dict, list)):
+            walk(v)
+walk(d["profile"])
+for _ in range(3):
+    o, k = random.choice(spots)
+    o[k] = random.choice([None, "x", -1, 2**64 - 1, 1e308, [], {}, True, [[-1] * 40]])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+		$UC --profile --diff="$TMP/fz.json" true >"$TMP/fz.out" 2>&1
+		rc=$?
+		n=$((n + 1))
+		if { [ "$rc" != 70 ] && [ "$rc" != 0 ]; } ||
+		   { [ "$rc" = 70 ] && ! grep -q '^uringcheck: --diff=' "$TMP/fz.out"; } ||
+		   { [ "$rc" = 0 ] && ! grep -qE '^==[0-9]+==diff against' "$TMP/fz.out"; }; then
+			cp "$TMP/fz.json" "$TMP/fz.$seed.json"
+			ok=0; fail "profile: --diff of a mutated baseline (seed $seed)" "exit $rc" "$TMP/fz.out"
+		fi
+	done
+	[ "$ok" = 1 ] && pass "profile: --diff: $n cut or mutated baselines, each refused with a reason or read, none a crash"
 	pf_status "--fail-on=doctor:crit is a usage error" 2 $UC --profile --fail-on=doctor:crit true
 	pf_status "--fail-on=doctor:warning needs --profile" 2 $UC --fail-on=doctor:warning true
 	pf_status "--baseline needs --profile" 2 $UC --baseline=/dev/null true
