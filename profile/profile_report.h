@@ -32,7 +32,8 @@ json_object *pf_verdict_json(const struct doctor_verdict *v);
 
 /* One -i interval: @d is the difference of two readings over @secs. */
 void pf_live_header(FILE *out);
-void pf_live_rows(FILE *out, const struct pf_snapshot *d, double secs, double t);
+void pf_live_rows(FILE *out, const struct pf_snapshot *d, double secs, double t,
+		  const struct uc_filter *filt);
 
 /* A reading in Prometheus's text format 0.0.4, or in OpenMetrics 1.0;
  * a malloc'ed string. */

@@ -187,7 +187,8 @@ int pf_run_tick(struct pf_run *r)
 
 				if (!pf_snapshot_delta(&now, &r->interval, &d)) {
 					pf_live_rows(r->live, &d, (now.ts_ns - r->interval.ts_ns) / 1e9,
-						     (t - r->start_ns) / 1e9);
+						     (t - r->start_ns) / 1e9,
+						     r->opt->filter ? &r->opt->filt : NULL);
 					pf_snapshot_free(&d);
 				}
 				pf_snapshot_free(&r->interval);

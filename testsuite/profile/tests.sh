@@ -382,16 +382,19 @@ if want "profile: filter"; then
 	$UC --profile --filter=punt "$PBIN/diff_load" slow >"$TMP/flt2.out" 2>&1
 	$UC --profile -e error "$PBIN/diff_load" fast >"$TMP/flt3.out" 2>&1
 	$UC --profile -e error "$PBIN/inj_error-flood" >"$TMP/flt4.out" 2>&1
+	$UC --profile -i 1 -e op=READ "$PBIN/nop_loop" 1.5 >"$TMP/flt5.out" 2>&1
 	row() { grep -cE "^==[0-9]+==  $1 +[0-9]+ " "$2"; }
 	got="$(row READ "$TMP/flt1.out")$(row NOP "$TMP/flt1.out") $(row READ "$TMP/flt2.out")$(row NOP "$TMP/flt2.out") $(row READ "$TMP/flt3.out")$(row NOP "$TMP/flt3.out") $(row READ "$TMP/flt4.out")"
 	if [ "$got" = "10 10 00 1" ] &&
 	   grep -qE '^==[0-9]+==1 opcode row hidden by -e/--filter' "$TMP/flt1.out" &&
 	   grep -qE '^==[0-9]+==2 opcode rows hidden by -e/--filter' "$TMP/flt3.out" &&
 	   grep -qE '^==[0-9]+==  errors: READ -EBADF x 512' "$TMP/flt4.out" &&
-	   grep -q 'doctor: error-flood' "$TMP/flt4.out"; then
-		pass "profile: -e op=/punt/error: other opcodes hidden and counted, the doctor unchanged"
+	   grep -q 'doctor: error-flood' "$TMP/flt4.out" &&
+	   grep -qE '^ +1\.0s \(1 opcode hidden by -e/--filter\)' "$TMP/flt5.out" &&
+	   ! grep -qE '^ +1\.0s NOP' "$TMP/flt5.out"; then
+		pass "profile: -e op=/punt/error: other opcodes hidden and counted (report, -i), the doctor unchanged"
 	else
-		cat "$TMP/flt2.out" "$TMP/flt3.out" >>"$TMP/flt1.out"
+		cat "$TMP/flt2.out" "$TMP/flt3.out" "$TMP/flt5.out" >>"$TMP/flt1.out"
 		fail "profile: -e" "rows READ/NOP per run [$got], expected [10 10 00 1]" "$TMP/flt1.out"
 	fi
 fi
