@@ -237,14 +237,17 @@ FUZZ_OUT    := .output-fuzz
 FUZZ_TIME   ?= 20
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	       -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -std=gnu11
-FUZZ_TARGETS := suppressions options proc_maps
+FUZZ_TARGETS := suppressions options proc_maps baseline
 FUZZ_BINS   := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
 FUZZ_SRCS_suppressions := $(REPORT_SRCS)
-FUZZ_SRCS_options      := lib/options.c $(REPORT_SRCS)
+FUZZ_SRCS_options      := lib/options.c lib/filter.c $(REPORT_SRCS)
 FUZZ_SRCS_proc_maps    := symbolize/proc_maps.c
+FUZZ_SRCS_baseline     := profile/diff.c profile/snapshot.c reports/json.c lib/user_files.c \
+			  lib/xalloc.c lib/filter.c lib/opcode_names.c
 FUZZ_LIBS_suppressions := -lseccomp -ljson-c
 FUZZ_LIBS_options      := -lseccomp -ljson-c
 FUZZ_LIBS_proc_maps    := -ldw -lelf
+FUZZ_LIBS_baseline     := -ljson-c
 $(FUZZ_OUT):
 	@mkdir -p $@
 .SECONDEXPANSION:

@@ -57,6 +57,7 @@ struct uc_run {
 					 * check and profile modes saw (each
 					 * adds at finish): none, and a -p
 					 * process with children, is a hint */
+	bool doctor_failed;		/* --fail-on=doctor:SEV was met */
 };
 
 struct uc_mode_ops {

@@ -2,6 +2,8 @@
 /* The opcode table (opcodes.def) as lookups; one row per uapi opcode. */
 #include "opcode_names.h"
 
+#include <strings.h>
+
 struct opcode_row {
 	const char *name;
 	enum uc_op_memory memory;
@@ -61,4 +63,12 @@ void uc_opcodes_list(FILE *out)
 			fprintf(out, "%u\t%s\t%s\t%s\n", op, rows[op].name,
 				memory[rows[op].memory],
 				rows[op].always_async ? "always" : "maybe");
+}
+
+int uc_opcode_lookup(const char *name)
+{
+	for (unsigned op = 0; op < NROWS; op++)
+		if (rows[op].name && !strcasecmp(rows[op].name, name))
+			return (int)op;
+	return -1;
 }

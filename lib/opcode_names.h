@@ -25,6 +25,8 @@ const char *uc_opcode_name(uint8_t opcode, char buf[16]);
 bool uc_opcode_known(uint8_t opcode);
 /* The kernel sends every such request to io-wq: a punt is its design. */
 bool uc_opcode_always_async(uint8_t opcode);
+/* The number of the opcode named @name ("READ", "read"); -1 if none. */
+int uc_opcode_lookup(const char *name);
 /* --list-ops: one tab-separated line per opcode: number, name, memory
  * (stores, loads, copied, none, driver), async (always, maybe). */
 void uc_opcodes_list(FILE *out);

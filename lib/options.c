@@ -87,8 +87,9 @@ void options_help(FILE *out)
 		 "found; events lost under load never make one "
 		 "(docs/lost-events.md). With --profile (or -p, -a) it measures "
 		 "instead: per-opcode counts, latency and paths, and a doctor that "
-		 "names pathologies (docs/profile.md); a profile never changes the "
-		 "exit status. Needs root (CAP_BPF, CAP_PERFMON).");
+		 "names pathologies (docs/profile.md); a profile changes the exit "
+		 "status only with --fail-on=doctor:SEV. Needs root (CAP_BPF, "
+		 "CAP_PERFMON).");
 	fprintf(out,
 		"Usage: uringcheck [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		"       uringcheck --profile [--check] [-i SEC] [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -127,9 +128,11 @@ void options_help(FILE *out)
 		"line: as words (\"--fail-on=all --log-file=x\") or in the sanitizer\n"
 		"form (\"fail_on=all:log_file=x\", as in ASAN_OPTIONS).\n\n"
 		"Exit status: PROGRAM's status (128+N if it died of signal N);\n"
-		"--error-exitcode if an error kind was found; 127 if PROGRAM cannot\n"
+		"--error-exitcode if an error kind was found (or the doctor's\n"
+		"finding, with --fail-on=doctor:SEV); 127 if PROGRAM cannot\n"
 		"be run; 2 for a bad option; 70 if uringcheck itself failed (an\n"
-		"output that cannot be opened or written included).\n"
+		"output that cannot be opened or written, a --diff baseline that\n"
+		"cannot be read, included).\n"
 		"See uringcheck(1) and docs/.\n");
 }
 
@@ -260,7 +263,8 @@ static int parse_args(struct uc_options *o, int n, char **args, const char *src,
 			/* the short options perf and uringscope users type */
 			static const char *const shorts[][2] = {
 				{ "p", "pid" }, { "a", "all" }, { "d", "duration" },
-				{ "i", "interval" }, { "f", "follow" },
+				{ "i", "interval" }, { "f", "follow" }, { "e", "filter" },
+				{ "c", "compact" },
 			};
 			const char *lname = NULL;
 
@@ -313,6 +317,44 @@ unknown:
 	return -1;
 }
 
+/*
+ * --fail-on: hazard kinds, and doctor:SEV for the profile's doctor. The
+ * doctor's item is taken out and the rest goes to the kinds' parser; a
+ * list of the doctor's item alone keeps the kinds' default, so that
+ * adding the gate never stops the checker's errors from failing a run
+ * (none,doctor:warning for the doctor alone).
+ */
+static int fail_on_parse(struct uc_options *o)
+{
+	char *copy = xstrdup(o->fail_on), *save = NULL, *tok, *rest;
+	size_t n = 0;
+	int err = 0;
+
+	rest = xcalloc(1, strlen(o->fail_on) + 1);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strncmp(tok, "doctor:", 7)) {
+			n += sprintf(rest + n, "%s%s", n ? "," : "", tok);
+			continue;
+		}
+		if (!strcmp(tok + 7, "note")) {
+			o->fail_doctor = UC_FAIL_DOCTOR_NOTE;
+		} else if (!strcmp(tok + 7, "warning")) {
+			o->fail_doctor = UC_FAIL_DOCTOR_WARNING;
+		} else {
+			fprintf(stderr, "uringcheck: --fail-on: unknown doctor severity "
+				"'%s'; the doctor's are note and warning (doctor:note, "
+				"doctor:warning)\n", tok + 7);
+			err = -1;
+			break;
+		}
+	}
+	if (!err && (n || !o->fail_doctor))
+		err = kinds->parse(rest, &o->fail_mask, "--fail-on");
+	free(rest);
+	free(copy);
+	return err;
+}
+
 static enum opt_result check(struct uc_options *o)
 {
 	long mb = o->event_buffer_mb;
@@ -333,7 +375,7 @@ static enum opt_result check(struct uc_options *o)
 		return OPT_EXIT_USAGE;
 	}
 	o->fail_mask = kinds->fail_default();	/* no --fail-on: the table's */
-	if ((o->fail_on && kinds->parse(o->fail_on, &o->fail_mask, "--fail-on")) ||
+	if ((o->fail_on && fail_on_parse(o)) ||
 	    kinds->parse(o->hazards, &o->hazard_mask, "--hazards"))
 		return OPT_EXIT_USAGE;
 	if (o->keep_warm > 3600) {
@@ -381,11 +423,17 @@ static enum opt_result check(struct uc_options *o)
 			"started by uringcheck ends when it exits)\n");
 		return OPT_EXIT_USAGE;
 	}
-	if ((o->interval || o->metrics) && !o->profile) {
+	if ((o->interval || o->metrics || o->baseline || o->diff || o->filter ||
+	     o->compact || o->fail_doctor) && !o->profile) {
 		fprintf(stderr, "uringcheck: %s needs --profile\n",
-			o->interval ? "-i/--interval" : "--metrics");
+			o->interval ? "-i/--interval" : o->metrics ? "--metrics" :
+			o->baseline ? "--baseline" : o->diff ? "--diff" :
+			o->filter ? "-e/--filter" : o->compact ? "-c/--compact" :
+			"--fail-on=doctor:...");
 		return OPT_EXIT_USAGE;
 	}
+	if (o->filter && uc_filter_parse(o->filter, &o->filt, "-e/--filter"))
+		return OPT_EXIT_USAGE;
 	if (o->events) {
 		const char *dot = strrchr(o->events, '.');
 

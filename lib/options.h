@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "filter.h"
+
 #define OPT_T_FLAG int
 #define OPT_T_INT long
 #define OPT_T_STR const char *
@@ -15,6 +17,10 @@ struct uc_optlist {
 };
 #define OPT_T_LIST struct uc_optlist
 
+/* --fail-on=doctor:SEV, in the doctor's severity names */
+#define UC_FAIL_DOCTOR_NOTE	1
+#define UC_FAIL_DOCTOR_WARNING	2
+
 struct uc_options {
 #define OPT(kind, field, name, def, meta, help) OPT_T_##kind field;
 #include "options.def"
@@ -22,6 +28,8 @@ struct uc_options {
 	int verbose;			/* -v, repeatable */
 	unsigned int fail_mask;		/* parsed fail_on */
 	unsigned int hazard_mask;	/* parsed hazards */
+	int fail_doctor;		/* --fail-on=doctor:SEV: 0 off, UC_FAIL_DOCTOR_* */
+	struct uc_filter filt;		/* parsed filter (-e) */
 	char **target_argv;		/* NULL-terminated */
 	char **env_v;			/* URINGCHECK_OPTIONS' words, owned */
 	int env_n;

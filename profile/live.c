@@ -2,8 +2,8 @@
 /*
  * -i SEC: one block per interval while the program runs, in the manner
  * of `iostat -x 1`: per opcode over all rings, rates and the interval's
- * own latency quantiles and paths. The final report still covers the
- * whole window.
+ * own latency quantiles and paths; -e hides rows as in the report. The
+ * final report still covers the whole window.
  */
 #include "profile_report.h"
 
@@ -20,9 +20,10 @@ void pf_live_header(FILE *o)
 		"req/s", "MiB/s", "err/s", "inl%", "poll%", "punt%", "p50", "p99");
 }
 
-void pf_live_rows(FILE *o, const struct pf_snapshot *d, double secs, double t)
+void pf_live_rows(FILE *o, const struct pf_snapshot *d, double secs, double t,
+		  const struct uc_filter *filt)
 {
-	int rows = 0;
+	int rows = 0, hidden = 0;
 
 	for (unsigned op = 0; op < PF_MAX_OPS; op++) {
 		struct pf_op_stats s;
@@ -32,6 +33,10 @@ void pf_live_rows(FILE *o, const struct pf_snapshot *d, double secs, double t)
 		pf_op_total(d, -1, op, &s);
 		if (!s.completes && !s.submits)
 			continue;
+		if (filt && !uc_filter_shows(filt, op, s.punted, s.errors)) {
+			hidden++;
+			continue;
+		}
 		timed = s.completes - s.unseen;
 		fprintf(o, "%7.1fs %-14s %10.0f %9.2f %8.0f %6.1f %6.1f %6.1f %8s %8s\n",
 			t, uc_opcode_name(op, name), s.completes / secs,
@@ -43,7 +48,10 @@ void pf_live_rows(FILE *o, const struct pf_snapshot *d, double secs, double t)
 			dur(pf_op_quantile(&s, 0.99), b, sizeof(b)));
 		rows++;
 	}
-	if (!rows)
+	if (hidden)	/* the interval had them: say so, never "(idle)" */
+		fprintf(o, "%7.1fs (%d opcode%s hidden by -e/--filter)\n", t, hidden,
+			hidden == 1 ? "" : "s");
+	else if (!rows)
 		fprintf(o, "%7.1fs %-14s\n", t, "(idle)");
 	fflush(o);
 }

@@ -73,7 +73,20 @@ static int profile_report(void *state, struct uc_run *run, FILE *out)
 	/* A finding about the whole run (-a's fidelity note) carries
 	 * uringcheck's own pid, as every other whole-run line does. */
 	pf_run_to_report(state, run->rep, (uint32_t)(run->pid ? run->pid : getpid()));
+	if (run->opt->fail_doctor && pf_run_doctor_level(state) >= run->opt->fail_doctor)
+		run->doctor_failed = true;
 	return 0;
+}
+
+/* The gate says why it fails the run: a CI log without a reason for
+ * its red is no use. */
+static void profile_footer(void *state, struct uc_run *run, FILE *out)
+{
+	if (run->doctor_failed)
+		fprintf(out, "uringcheck: --fail-on=doctor:%s: the doctor's findings fail "
+			"the run (exit status %ld)\n",
+			run->opt->fail_doctor == UC_FAIL_DOCTOR_NOTE ? "note" : "warning",
+			run->opt->error_exitcode);
 }
 
 static void profile_free(void *state)
@@ -93,5 +106,6 @@ const struct uc_mode_ops profile_mode_ops = {
 	.drain = profile_drain,
 	.finish = profile_finish,
 	.report = profile_report,
+	.footer = profile_footer,
 	.free = profile_free,
 };

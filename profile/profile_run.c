@@ -73,8 +73,20 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 	};
 
 	memset(r, 0, sizeof(*r));
+	r->opt = o;
+	/* the baseline first: a bad one ends the run before it costs one */
+	if (o->diff) {
+		char err[256];
+
+		if (pf_baseline_load(o->diff, &r->base, err, sizeof(err))) {
+			fprintf(stderr, "uringcheck: --diff=%s: %s\n", o->diff, err);
+			return -1;
+		}
+		r->diffing = true;
+	}
 	pthread_mutex_init(&r->lock, NULL);
 	if (pf_session_start(&r->sess, &c)) {
+		pf_summary_free(&r->base);
 		pf_session_stop(&r->sess);
 		return -1;
 	}
@@ -88,6 +100,7 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 	r->next_interval_ns = r->start_ns + (uint64_t)o->interval * 1000000000ull;
 	if (pf_session_read(&r->sess, &r->last) ||
 	    pf_session_read(&r->sess, &r->interval)) {
+		pf_summary_free(&r->base);
 		pf_session_stop(&r->sess);
 		return -1;
 	}
@@ -174,7 +187,8 @@ int pf_run_tick(struct pf_run *r)
 
 				if (!pf_snapshot_delta(&now, &r->interval, &d)) {
 					pf_live_rows(r->live, &d, (now.ts_ns - r->interval.ts_ns) / 1e9,
-						     (t - r->start_ns) / 1e9);
+						     (t - r->start_ns) / 1e9,
+						     r->opt->filter ? &r->opt->filt : NULL);
 					pf_snapshot_free(&d);
 				}
 				pf_snapshot_free(&r->interval);
@@ -208,11 +222,44 @@ void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int 
 	r->facts.checked = hazards != NULL;
 	r->facts.check_events_lost = check_events_lost;
 	doctor_run(&r->final, &r->facts, &r->verdicts, &r->nverdicts);
+	if (r->diffing) {	/* this run, read as the baseline was */
+		json_object *p = pf_run_json(r), *f = pf_run_findings_json(r);
+		char err[256];
+
+		if (pf_summary_from_json(p, f, &r->now, err, sizeof(err))) {
+			fprintf(stderr, "uringcheck: --diff: this run: %s\n", err);
+			r->diffing = false;
+		}
+		json_object_put(p);
+		json_object_put(f);
+	}
 }
 
 void pf_run_report(struct pf_run *r, FILE *out, const char *what)
 {
-	pf_report_text(out, &r->final, &r->facts, r->verdicts, r->nverdicts, what);
+	const struct uc_filter *filt = r->opt->filter ? &r->opt->filt : NULL;
+
+	if (r->opt->compact)
+		pf_compact_text(out, &r->final, &r->facts, filt, what);
+	else
+		pf_report_text(out, &r->final, &r->facts, filt, what);
+	if (r->diffing)
+		pf_diff_text(out, &r->base, &r->now, r->opt->diff, filt);
+	pf_report_doctor(out, r->nverdicts);
+}
+
+int pf_run_doctor_level(const struct pf_run *r)
+{
+	int level = 0;
+
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		int l = !strcmp(r->verdicts[i].rule->severity, "warning") ?
+			UC_FAIL_DOCTOR_WARNING : UC_FAIL_DOCTOR_NOTE;
+
+		if (l > level)
+			level = l;
+	}
+	return level;
 }
 
 json_object *pf_run_json(struct pf_run *r)
@@ -241,6 +288,8 @@ void pf_run_free(struct pf_run *r)
 	r->verdicts = NULL;
 	r->nverdicts = 0;
 	pf_run_facts_free(&r->facts);
+	pf_summary_free(&r->base);
+	pf_summary_free(&r->now);
 	pthread_mutex_destroy(&r->lock);
 }
 
@@ -254,4 +303,7 @@ void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid)
 	}
 	json_object_put(rep->profile_json);
 	rep->profile_json = pf_run_json(r);
+	if (r->diffing)		/* docs/json.md: an addition, with --diff only */
+		json_object_object_add(rep->profile_json, "diff",
+				       pf_diff_json(&r->base, &r->now, r->opt->diff));
 }

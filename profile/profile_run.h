@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "diff.h"
 #include "doctor.h"
 #include "metrics_server.h"
 #include "profile_session.h"
@@ -32,6 +33,10 @@ struct pf_run {
 	struct doctor_verdict *verdicts;
 	size_t nverdicts;
 	struct pf_snapshot final;
+	const struct uc_options *opt;
+	/* --diff: the baseline, read before the run, and this run's side */
+	bool diffing;
+	struct pf_summary base, now;
 };
 
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live);
@@ -52,6 +57,9 @@ json_object *pf_run_findings_json(struct pf_run *r);
  * @pid for run-level ones), and the "profile" member of its JSON. */
 struct uc_report;
 void pf_run_to_report(struct pf_run *r, struct uc_report *rep, uint32_t pid);
+/* The highest severity among the doctor's verdicts, as --fail-on's
+ * doctor:SEV counts them (UC_FAIL_DOCTOR_*), 0 if none. */
+int pf_run_doctor_level(const struct pf_run *r);
 void pf_run_free(struct pf_run *r);
 
 #endif

@@ -3,8 +3,9 @@
  * The profile report for people: per ring a table of opcodes (count,
  * errors, bytes, path shares, latency quantiles), the ring's system-call
  * and completion figures, errors by errno and registration; then each
- * process, the per-second volume, the profile's own fidelity, and the
- * doctor's verdicts.
+ * process, the per-second volume, the profile's own fidelity; then the
+ * line that opens the doctor's verdicts. -e/--filter hides rows (and
+ * says how many).
  */
 #define _GNU_SOURCE
 #include "profile_report.h"
@@ -75,8 +76,18 @@ static const char *reg_name(unsigned op)
 	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "other";
 }
 
-static void op_table(FILE *o, const struct pf_ring_view *rv, bool paths)
+/* Whether -e shows @op's row of ring @rv (no filter: every row). */
+static bool shown(const struct uc_filter *filt, const struct pf_ring_view *rv, unsigned op)
 {
+	return !filt || uc_filter_shows(filt, op, rv->ops[op].punted, rv->ops[op].errors);
+}
+
+/* Returns how many of the ring's opcode rows -e hid. */
+static size_t op_table(FILE *o, const struct pf_ring_view *rv, bool paths,
+		       const struct uc_filter *filt)
+{
+	size_t hidden = 0;
+
 	fprintf(o, "  %-16s %9s %7s %8s %7s %7s %7s %8s %8s %8s %8s\n", "opcode",
 		"requests", "errors", "bytes", "inline", "poll", "punt", "p50", "p90",
 		"p99", "max");
@@ -87,6 +98,10 @@ static void op_table(FILE *o, const struct pf_ring_view *rv, bool paths)
 
 		if (!t->submits && !t->completes)
 			continue;
+		if (!shown(filt, rv, op)) {
+			hidden++;
+			continue;
+		}
 		pf_opname(op, name);
 		fprintf(o, "  %-16s %9llu %7llu %8s", name, (unsigned long long)ends,
 			(unsigned long long)t->errors, bytes(t->bytes, by, sizeof(by)));
@@ -120,9 +135,11 @@ static void op_table(FILE *o, const struct pf_ring_view *rv, bool paths)
 			fputc('\n', o);
 		}
 	}
+	return hidden;
 }
 
-static void ring_lines(FILE *o, const struct pf_snapshot *s, const struct pf_ring_view *rv)
+static void ring_lines(FILE *o, const struct pf_snapshot *s, const struct pf_ring_view *rv,
+		       const struct uc_filter *filt)
 {
 	const struct pf_ring_stats *st = &rv->st;
 	char a[16];
@@ -152,7 +169,7 @@ static void ring_lines(FILE *o, const struct pf_snapshot *s, const struct pf_rin
 		const struct pf_errno_view *ev = &s->errs[e];
 		char name[16];
 
-		if (ev->ring != rv->slot)
+		if (ev->ring != rv->slot || (ev->opcode < PF_MAX_OPS && !shown(filt, rv, ev->opcode)))
 			continue;
 		fprintf(o, "  errors: %s -%s x %llu\n", uc_opcode_name(ev->opcode, name),
 			strerrorname_np(ev->err) ? strerrorname_np(ev->err) : "?",
@@ -251,9 +268,10 @@ static void processes(FILE *o, const struct pf_snapshot *s, const struct pf_run_
 }
 
 void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_facts *f,
-		    const struct doctor_verdict *v, size_t nv, const char *what)
+		    const struct uc_filter *filt, const char *what)
 {
 	char flags[160];
+	size_t hidden = 0;
 
 	fprintf(o, "uringcheck profile: %s, %.3f s, %u ring%s\n", what, f->window_s,
 		s->nrings, s->nrings == 1 ? "" : "s");
@@ -272,11 +290,14 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 			fprintf(o, ": %u SQ / %u CQ entries, setup flags %s",
 				rv->meta.sq_entries, rv->meta.cq_entries, flags);
 		fputc('\n', o);
-		op_table(o, rv, f->paths);
-		ring_lines(o, s, rv);
+		hidden += op_table(o, rv, f->paths, filt);
+		ring_lines(o, s, rv, filt);
 	}
 	if (!s->nrings)
 		fprintf(o, "no io_uring requests seen\n");
+	if (hidden)	/* never silent: the rows are there, not shown */
+		fprintf(o, "\n%zu opcode row%s hidden by -e/--filter\n", hidden,
+			hidden == 1 ? "" : "s");
 	fputc('\n', o);
 	processes(o, s, f);
 	volume(o, f);
@@ -284,6 +305,10 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 		fprintf(o, "paths: not attributed on this kernel (io_uring_poll_arm and "
 			"io_uring_queue_async_work take the request since 5.19)\n");
 
+}
+
+void pf_report_doctor(FILE *o, size_t nv)
+{
 	/* the verdicts follow, as findings (reports/finding.h) */
 	fprintf(o, "doctor: %zu finding%s%s\n", nv, nv == 1 ? "" : "s", nv ? ":" : "");
 	fflush(o);

@@ -94,7 +94,7 @@ static int report_setup(struct uc_report *rep, const struct uc_options *o, bool 
 	rep->gen_suppressions = o->gen_suppressions;
 	rep->enabled = o->hazard_mask;
 	rep->want_sarif = o->sarif != NULL;
-	rep->want_json = o->json != NULL || rep->want_sarif;
+	rep->want_json = o->json != NULL || o->baseline != NULL || rep->want_sarif;
 	rep->stacks_off = o->stack_size == 0;
 	rep->mode = !o->profile ? "check" : checking ? "check+profile" : "profile";
 	rep->attached = o->all ? 2 : o->pid ? 1 : 0;
@@ -213,6 +213,8 @@ static int open_outputs(const struct uc_options *o, pid_t pid, FILE **log)
 		return -1;
 	if (o->sarif && !uf_output_open("sarif", o->sarif, pid))
 		return -1;
+	if (o->baseline && !uf_output_open("baseline", o->baseline, pid))
+		return -1;
 	if (o->trace && !uf_output_open("trace", o->trace, pid))
 		return -1;
 	if (o->events && !uf_output_open("events", o->events, pid))
@@ -235,6 +237,12 @@ static void write_documents(struct uc_run *run, struct active *m, int nm)
 			nc += m[i].ops->json_counters(m[i].state, c + nc, MAX_COUNTERS - nc);
 	/* the target's own status; ours follows from findings */
 	if (o->json && (f = uf_output_stream("json", o->json))) {
+		report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
+				  run->status, nc ? c : NULL, nc);
+		fclose(f);
+	}
+	/* --baseline: the same document, for a later --diff (profile/diff.h) */
+	if (o->baseline && (f = uf_output_stream("baseline", o->baseline))) {
 		report_write_json(run->rep, f, UC_VERSION, run->pid, o->target_argv,
 				  run->status, nc ? c : NULL, nc);
 		fclose(f);
@@ -463,9 +471,12 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	for (int i = 0; i < nm; i++)
 		if (m[i].ops->stop)
 			m[i].ops->stop(m[i].state, &run);
-	/* A profile never fails a run: only the checker's kinds fail it. */
+	/* The checker's kinds fail a run, and the doctor's findings when
+	 * --fail-on=doctor:SEV asks (profile_mode.c judges). */
 	status = report_exit_status(&rep, run.spawned ? run.status : 0,
 				    (int)o->error_exitcode);
+	if (run.doctor_failed)
+		status = (int)o->error_exitcode;
 	if (out_err)
 		status = UC_EXIT_TOOL_ERROR;
 out:

@@ -320,3 +320,178 @@ if want "profile: errors"; then
 	pf_status "--metrics needs [HOST:]PORT" 2 $UC --profile --metrics=nowhere:x true
 	pf_status "--metrics on a host that is not this one" 70 $UC --profile --metrics=192.0.2.1:9 true
 fi
+
+# --baseline then --diff (testsuite/profile/diff_load.c): a baseline of
+# the fast run; the slow run (its READs flagged IOSQE_ASYNC) must be
+# named READ, slower and punted, with the doctor's punt-ratio new; the
+# fast run again must show no change past the thresholds for READ.
+if want "profile: diff"; then
+	$UC --profile --baseline="$TMP/base.json" "$PBIN/diff_load" fast >"$TMP/base.out" 2>&1
+	rc1=$?
+	$UC --profile --diff="$TMP/base.json" --json="$TMP/slow.json" "$PBIN/diff_load" slow \
+		>"$TMP/slow.out" 2>&1
+	rc2=$?
+	$UC --profile --diff="$TMP/base.json" "$PBIN/diff_load" fast >"$TMP/same.out" 2>&1
+	rc3=$?
+	if [ "$rc1$rc2$rc3" = 000 ] &&
+	   grep -qE '^==[0-9]+==  READ .*slower \(p(50|99) [0-9.]+x\).*punt \+[0-9]+ points' "$TMP/slow.out" &&
+	   ! grep -qE '^==[0-9]+==  NOP .*(slower|punt)' "$TMP/slow.out" &&
+	   grep -qE '^==[0-9]+==  doctor: new since the baseline: punt-ratio \(warning\)' "$TMP/slow.out" &&
+	   grep -qE '^==[0-9]+==  READ ' "$TMP/same.out" &&
+	   ! grep -qE '^==[0-9]+==  READ .*(slower|faster|punt)' "$TMP/same.out" &&
+	   $PY - "$TMP/base.json" "$TMP/slow.json" <<'PY' >>"$TMP/slow.out" 2>&1
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert b["schema"] == 2 and b["mode"] == "profile" and b["profile"]["rings"], b.keys()
+d = json.load(open(sys.argv[2]))["profile"]["diff"]
+ops = {o["opcode"]: o for o in d["opcodes"]}
+assert {"slower", "punt_up"} <= set(ops["READ"]["changes"]), ops["READ"]
+assert ops["READ"]["baseline"]["punt_percent"] == 0 and ops["READ"]["run"]["punt_percent"] == 100
+assert "slower" not in ops["NOP"]["changes"], ops["NOP"]
+assert d["doctor"] == {"new": ["punt-ratio"], "gone": []}, d["doctor"]
+assert d["thresholds"]["latency_ratio"] == 2
+PY
+	then pass "profile: --baseline/--diff: the slowed opcode named (slower, punted), an unchanged run not"
+	else
+		cat "$TMP/same.out" >>"$TMP/slow.out"
+		fail "profile: --diff" "exit $rc1/$rc2/$rc3, or the slowed READ not named" "$TMP/slow.out"
+	fi
+fi
+
+# --fail-on=doctor:SEV: the doctor's verdict in the exit status, for CI.
+if want "profile: fail-on doctor"; then
+	st() { "$@" >"$TMP/fod.out" 2>&1; echo $?; }
+	a=$(st $UC --profile --fail-on=doctor:warning "$PBIN/inj_punt-ratio")
+	grep -qE '^==[0-9]+==uringcheck: --fail-on=doctor:warning: the doctor.s findings fail the run \(exit status 66\)' \
+		"$TMP/fod.out" || a="$a (no reason given)"
+	b=$(st $UC --profile --fail-on=doctor:warning "$PBIN/ok_punt-ratio")
+	c=$(st $UC --profile --fail-on=doctor:warning "$PBIN/inj_batching")	# a note
+	d=$(st $UC --profile --fail-on=doctor:note --error-exitcode=9 "$PBIN/inj_batching")
+	e=$(st $UC --profile "$PBIN/inj_punt-ratio")	# no gate: the program's status
+	f=$(st env URINGCHECK_OPTIONS="--fail-on=doctor:warning" $UC --profile "$PBIN/inj_punt-ratio")
+	if [ "$a $b $c $d $e $f" = "66 0 0 9 0 66" ]; then
+		pass "profile: --fail-on=doctor:SEV fails on an injection at or above SEV, not on its ok_ twin"
+	else
+		fail "profile: --fail-on=doctor" "statuses [$a $b $c $d $e $f], expected [66 0 0 9 0 66]" "$TMP/fod.out"
+	fi
+fi
+
+# -e/--filter: a display filter that says what it hid.
+if want "profile: filter"; then
+	$UC --profile -e op=READ "$PBIN/diff_load" fast >"$TMP/flt1.out" 2>&1
+	$UC --profile --filter=punt "$PBIN/diff_load" slow >"$TMP/flt2.out" 2>&1
+	$UC --profile -e error "$PBIN/diff_load" fast >"$TMP/flt3.out" 2>&1
+	$UC --profile -e error "$PBIN/inj_error-flood" >"$TMP/flt4.out" 2>&1
+	$UC --profile -i 1 -e op=READ "$PBIN/nop_loop" 1.5 >"$TMP/flt5.out" 2>&1
+	row() { grep -cE "^==[0-9]+==  $1 +[0-9]+ " "$2"; }
+	got="$(row READ "$TMP/flt1.out")$(row NOP "$TMP/flt1.out") $(row READ "$TMP/flt2.out")$(row NOP "$TMP/flt2.out") $(row READ "$TMP/flt3.out")$(row NOP "$TMP/flt3.out") $(row READ "$TMP/flt4.out")"
+	if [ "$got" = "10 10 00 1" ] &&
+	   grep -qE '^==[0-9]+==1 opcode row hidden by -e/--filter' "$TMP/flt1.out" &&
+	   grep -qE '^==[0-9]+==2 opcode rows hidden by -e/--filter' "$TMP/flt3.out" &&
+	   grep -qE '^==[0-9]+==  errors: READ -EBADF x 512' "$TMP/flt4.out" &&
+	   grep -q 'doctor: error-flood' "$TMP/flt4.out" &&
+	   grep -qE '^ +1\.0s \(1 opcode hidden by -e/--filter\)' "$TMP/flt5.out" &&
+	   ! grep -qE '^ +1\.0s NOP' "$TMP/flt5.out"; then
+		pass "profile: -e op=/punt/error: other opcodes hidden and counted (report, -i), the doctor unchanged"
+	else
+		cat "$TMP/flt2.out" "$TMP/flt3.out" "$TMP/flt5.out" >>"$TMP/flt1.out"
+		fail "profile: -e" "rows READ/NOP per run [$got], expected [10 10 00 1]" "$TMP/flt1.out"
+	fi
+fi
+
+# -c: one table as strace -c, its errors column counting the injection.
+if want "profile: compact"; then
+	$UC --profile -c "$PBIN/inj_error-flood" >"$TMP/cmp1.out" 2>&1
+	$UC --profile -c "$PBIN/diff_load" fast >"$TMP/cmp2.out" 2>&1
+	if grep -qE '^==[0-9]+==% time +seconds +avg +p99 +requests +errors opcode$' "$TMP/cmp1.out" &&
+	   grep -qE '^==[0-9]+==100\.00 +[0-9.]+ +[0-9.]+[num]?s +[0-9.]+[num]?s +512 +512 READ$' "$TMP/cmp1.out" &&
+	   grep -qE '^==[0-9]+== *[0-9.]+ +[0-9.]+ +.* 2048 +NOP$' "$TMP/cmp2.out" &&
+	   grep -qE '^==[0-9]+==100\.00 +[0-9.]+ +4096 +0 total$' "$TMP/cmp2.out" &&
+	   ! grep -qE 'ring fd|io_uring_enter:|^==[0-9]+==process ' "$TMP/cmp1.out" "$TMP/cmp2.out" &&
+	   grep -q 'doctor: error-flood' "$TMP/cmp1.out"; then
+		pass "profile: -c: one table, errors counted, no per-ring report"
+	else
+		cat "$TMP/cmp2.out" >>"$TMP/cmp1.out"
+		fail "profile: -c" "see below" "$TMP/cmp1.out"
+	fi
+fi
+
+# A bad baseline is an error before the program runs (exit 70), never a
+# crash: missing, a directory, garbage, truncated, another schema, a
+# document of a run without --profile, members of the wrong type.
+if want "profile: diff errors"; then
+	$UC --profile --baseline="$TMP/good.json" "$PBIN/diff_load" fast >/dev/null 2>&1
+	head -c 500 "$TMP/good.json" >"$TMP/bad.trunc"
+	head -c 4096 /dev/urandom >"$TMP/bad.random"
+	printf '[1, 2' >"$TMP/bad.unfinished"
+	sed 's/"schema":2/"schema":3/' "$TMP/good.json" >"$TMP/bad.schema"
+	sed 's/"completed":2048/"completed":"many"/' "$TMP/good.json" >"$TMP/bad.type"
+	sed 's/"opcode_number":22/"opcode_number":300/' "$TMP/good.json" >"$TMP/bad.opcode"
+	$UC --json="$TMP/bad.check" true >/dev/null 2>&1
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["profile"]["rings"][0]["opcodes"][0]["latency_ns"]["log2_histogram"] = [1] * 1000
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/good.json" "$TMP/bad.hist"
+	ok=1
+	for f in "$TMP/no-such-file" "$TMP" "$TMP/bad.trunc" "$TMP/bad.random" "$TMP/bad.unfinished" \
+		 "$TMP/bad.schema" "$TMP/bad.type" "$TMP/bad.opcode" "$TMP/bad.check" "$TMP/bad.hist"; do
+		rm -f "$TMP/ran"
+		$UC --profile --diff="$f" sh -c "touch $TMP/ran" >"$TMP/de.out" 2>&1
+		rc=$?
+		if [ "$rc" != 70 ] || [ -e "$TMP/ran" ] ||
+		   ! grep -q "^uringcheck: --diff=$f: " "$TMP/de.out"; then
+			ok=0
+			fail "profile: --diff=$(basename "$f")" "exit $rc (expected 70), or the program ran" "$TMP/de.out"
+		fi
+	done
+	[ "$ok" = 1 ] && pass "profile: --diff: 10 bad baselines, each a clear error (70) before the program runs"
+	# fuzz-ish: prefixes of a good baseline (each unfinished: 70), and
+	# valid JSON with members swapped for other types and extremes (70,
+	# or a diff when the member is one the reader does not use); never a
+	# crash (a status of 128 and above) and never a silent 70
+	size=$(stat -c %s "$TMP/good.json")
+	ok=1 n=0
+	for cut in 1 2 17 100 333 $((size / 3)) $((size / 2)) $((size - 40)) $((size - 2)); do
+		head -c "$cut" "$TMP/good.json" >"$TMP/fz.json"
+		$UC --profile --diff="$TMP/fz.json" true >"$TMP/fz.out" 2>&1
+		rc=$?
+		n=$((n + 1))
+		if [ "$rc" != 70 ] || ! grep -q '^uringcheck: --diff=' "$TMP/fz.out"; then
+			ok=0; fail "profile: --diff of a baseline cut at byte $cut" "exit $rc" "$TMP/fz.out"
+		fi
+	done
+	for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		$PY - "$TMP/good.json" "$TMP/fz.json" "$seed" <<'PY'
+import json, random, sys
+random.seed(int(sys.argv[3]))
+d = json.load(open(sys.argv[1]))
+spots = []
+def walk(o):
+    for k, v in (o.items() if isinstance(o, dict) else enumerate(o)):
+        spots.append((o, k))
+        if isinstance(v, (dict, list)):
+            walk(v)
+walk(d["profile"])
+for _ in range(3):
+    o, k = random.choice(spots)
+    o[k] = random.choice([None, "x", -1, 2**64 - 1, 1e308, [], {}, True, [[-1] * 40]])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+		$UC --profile --diff="$TMP/fz.json" true >"$TMP/fz.out" 2>&1
+		rc=$?
+		n=$((n + 1))
+		if { [ "$rc" != 70 ] && [ "$rc" != 0 ]; } ||
+		   { [ "$rc" = 70 ] && ! grep -q '^uringcheck: --diff=' "$TMP/fz.out"; } ||
+		   { [ "$rc" = 0 ] && ! grep -qE '^==[0-9]+==diff against' "$TMP/fz.out"; }; then
+			cp "$TMP/fz.json" "$TMP/fz.$seed.json"
+			ok=0; fail "profile: --diff of a mutated baseline (seed $seed)" "exit $rc" "$TMP/fz.out"
+		fi
+	done
+	[ "$ok" = 1 ] && pass "profile: --diff: $n cut or mutated baselines, each refused with a reason or read, none a crash"
+	pf_status "--fail-on=doctor:crit is a usage error" 2 $UC --profile --fail-on=doctor:crit true
+	pf_status "--fail-on=doctor:warning needs --profile" 2 $UC --fail-on=doctor:warning true
+	pf_status "--baseline needs --profile" 2 $UC --baseline=/dev/null true
+	pf_status "-e with an unknown opcode is a usage error" 2 $UC --profile -e op=READ,NOPE true
+	pf_status "-e with a bad expression is a usage error" 2 $UC --profile -e slow true
+	pf_status "--baseline into a directory is a tool error" 70 $UC --profile --baseline=/ true
+fi
