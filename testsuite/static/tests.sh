@@ -83,6 +83,24 @@ if want "static: no shared library"; then
 		cat "$TMP/static.st.log" >>"$TMP/static.st.err" 2>/dev/null
 		fail "static: no shared library" "exit $rc (want 66), $so shared objects opened, or no note or frames" "$TMP/static.st.err"
 	fi
+	# A stripped target whose debug info is on no local path (the
+	# stacks section serves it by debuginfod to the shared build), the
+	# same server named: the checker's own processes never open
+	# libdebuginfod (the shared build does, here), and the frames are
+	# given as file+offset
+	DEBUGINFOD_URLS=http://127.0.0.1:9 strace -f -qq -e trace=openat,execve -o "$TMP/static.strip" \
+		"$SUC" --keep-warm=0 --log-file="$TMP/static.strip.log" .output/stacks/overlap_stripped \
+		>/dev/null 2>"$TMP/static.strip.err"
+	rc=$?
+	child=$(awk '/execve\("\.output\/stacks\/overlap_stripped"/ { print $1; exit }' "$TMP/static.strip")
+	dbg=$(grep -v "^$child " "$TMP/static.strip" | grep -c 'libdebuginfod')
+	if [ "$rc" = 66 ] && [ -n "$child" ] && [ "$dbg" = 0 ] &&
+	   grep -qE '#[0-9]+ 0x[0-9a-f]+ in overlap_stripped\+0x[0-9a-f]+$' "$TMP/static.strip.log"; then
+		pass "static: stripped target, DEBUGINFOD_URLS set: libdebuginfod never opened, frames as file+offset"
+	else
+		cat "$TMP/static.strip.log" >>"$TMP/static.strip.err" 2>/dev/null
+		fail "static: stripped target" "exit $rc (want 66), libdebuginfod opened $dbg times, or no file+offset frame" "$TMP/static.strip.err"
+	fi
 	# without DEBUGINFOD_URLS: no note
 	"$SUC" --keep-warm=0 "$BIN/ok_adjacent" >/dev/null 2>"$TMP/static.quiet"
 	if ! grep -q 'DEBUGINFOD_URLS' "$TMP/static.quiet"; then
