@@ -28,6 +28,18 @@ if want "static: linked statically"; then
 	fi
 fi
 
+if want "static: make STATIC=1 install" && [ "$SUC" = ./uringcheck-static ]; then
+	# installed under the usual name, the man page beside it
+	rm -rf "$TMP/sinst"
+	if make -s STATIC=1 install PREFIX="$TMP/sinst" >"$TMP/sinst.out" 2>&1 &&
+	   cmp -s "$SUC" "$TMP/sinst/bin/uringcheck" &&
+	   [ -f "$TMP/sinst/share/man/man1/uringcheck.1" ]; then
+		pass "static: make STATIC=1 install puts the static binary under PREFIX as uringcheck"
+	else
+		fail "static: make STATIC=1 install" "not installed, or not the static binary" "$TMP/sinst.out"
+	fi
+fi
+
 if want "static: --version"; then
 	# names the build and each thing it leaves out; the shared build
 	# prints no such line
