@@ -33,13 +33,20 @@ hval() { echo "$1" | grep -oE "$2=(\"[^\"]*\"|[^ \"]*)" | head -1 | cut -d= -f2-
 
 # cases.list for kernel $1: NAME|EXPECT|STATUS|OPTIONS|ARGS|MATCH
 case_list() {
-	local v=$1 line name hdr over expect status opts args match k
+	local v=$1 line name base hdr over expect status opts args match k
 	grep -vE '^\s*(#|$)' testsuite/kernels/cases | while read -r line; do
 		name=${line%% *}
 		hdr=""
-		# pidns:NAME: case NAME, in a child PID namespace (guest.sh)
-		[ -f "testsuite/cases/${name#pidns:}.c" ] && hdr=$(head -1 "testsuite/cases/${name#pidns:}.c")
+		# pidns:NAME: case NAME, in a child PID namespace; static:NAME:
+		# NAME's static build under the static binary (guest.sh)
+		base=${name#pidns:}
+		base=${base#static:}
+		[ -f "testsuite/cases/$base.c" ] && hdr=$(head -1 "testsuite/cases/$base.c")
 		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
+		# static:NAME: what this kernel expects of NAME
+		[ -n "$over" ] || [ "$base" = "$name" ] ||
+			over=$(grep -E "^$base( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1 |
+				sed "s/^[^ ]*/$name/")
 		# "* key=value": for every program on that kernel
 		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
 		if echo "$over" | grep -q ' skip'; then
@@ -68,6 +75,7 @@ for v in $KERNELS; do
 	dir=$OUT/$v
 	rel=$(cat "$dir/release")
 	case_list "$v" >testsuite/kernels/cases.list
+	# static:NAME stays: initramfs.sh puts NAME's static build apart
 	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://; s/^pidns://' | sort -u | tr '\n' ' ')
 	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
 		{ fail "kernel $v" "initramfs not built"; continue; }
