@@ -3,7 +3,8 @@
 #   make            build ./uringcheck, the examples and the test programs
 #   make demo       install what is missing, build, and run uringcheck on an
 #                   example with a real overlap hazard (exits nonzero)
-#   make check      install what is missing, build, run the whole test suite
+#   make check      install what is missing, build (the static binary too),
+#                   run the whole test suite
 #   make deps       install missing Debian build/test packages (root)
 #   make bench      measure what uringcheck costs (bench/run.sh, ~10 min)
 #   make liburing-src   get Debian's liburing source with apt and build its
@@ -12,7 +13,10 @@
 #                   (testsuite/liburing/run.sh; TESTS="a b", LIBURING_SUBSET=ci)
 #   make check-kernels  the test programs on Debian's kernels under qemu
 #                   (testsuite/kernels/run.sh; KERNELS="5.10 6.1 6.12 7.2")
-#   make install    PREFIX=/usr/local
+#   make install    PREFIX=/usr/local (with STATIC=1: the static binary)
+#   make STATIC=1   one statically linked binary, ./uringcheck-static, from
+#                   its own objects in .output-static (README, A static
+#                   binary: what it leaves out)
 #   make check-asan the checker built with -fsanitize=address,undefined in
 #                   .output-asan, then testsuite/asan/run.sh: usage errors,
 #                   the runner, security and suppression tests and a few
@@ -24,7 +28,7 @@
 #                   (testsuite/fuzz/corpus/); fails on any crash, leak,
 #                   hang or exit (~1 min; a step of .ci/run)
 #
-OUTPUT    := .output
+OUTPUT    := $(if $(filter 1,$(STATIC)),.output-static,.output)
 # The 6.18 verifier rejects some clang-14 output ("invalid access to map
 # value"); clang-19 is Debian 12's newest and is what the tests load.
 CLANG     ?= clang-19
@@ -38,9 +42,32 @@ CPPFLAGS  += -I$(OUTPUT) -I$(OUTPUT)/trace -Ibpf -Irun -Ilib -Iload -Ichecker -I
 LDLIBS    += -lbpf -ldw -lelf -lz -lseccomp -ljson-c -lprotobuf-c -ldl -lpthread
 PREFIX    ?= /usr/local
 
+# make STATIC=1: every library from its Debian static archive, the same
+# sources compiled with -DUC_STATIC (what differs is in static/ and marked
+# UC_STATIC where it is used). libdw's own compression libraries (bz2,
+# lzma) are named, a shared link gets them through libdw.so's NEEDED;
+# __cxa_demangle (C++ names in stacks) from libstdc++.a, whose demangler
+# object alone is pulled in. --wrap: libbpf's two functions that
+# load/kernel_btf.c replaces (a shared link replaces them by symbol
+# interposition, a static one cannot), and dlopen, which refuses in a
+# static binary (static/no_dlopen.c). The linker's warnings that getpwuid
+# and getgrouplist need glibc's shared libraries at run time do not hold
+# for the files, which are all it asks (run/runner.c).
+comma := ,
+STATIC_WRAPS := btf__load_vmlinux_btf btf__find_by_name_kind dlopen
+ifeq ($(STATIC),1)
+UC_BIN    := uringcheck-static
+CPPFLAGS  += -DUC_STATIC
+LDFLAGS   += -static $(addprefix -Wl$(comma)--wrap=,$(STATIC_WRAPS))
+LDLIBS    := -lbpf -ldw -lelf -lz -lbz2 -llzma -lseccomp -ljson-c -lprotobuf-c \
+	     -l:libstdc++.a -lpthread
+.DEFAULT_GOAL := $(UC_BIN)
+endif
+
 # Debian packages: building, then testing.
 BUILD_DEPS := clang-19 llvm-19 bpftool libbpf-dev libelf-dev libdw-dev \
 	      zlib1g-dev liburing-dev libseccomp-dev libjson-c-dev libmicrohttpd-dev \
+	      liblzma-dev libbz2-dev \
 	      libprotobuf-c-dev protobuf-c-compiler make gcc g++ libc6-dev pkg-config
 TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      gnuplot-nox time dpkg-dev bc debuginfod prometheus sudo \
@@ -48,6 +75,7 @@ TEST_DEPS  := fio python3 nodejs automake autoconf meson ninja-build cmake \
 	      libclang-rt-19-dev python3-yaml
 
 CHECKER_SRCS := $(wildcard run/*.c lib/*.c load/*.c checker/*.c checker/kinds/*.c checker/rules/*.c) $(wildcard reports/*.c) \
+		$(if $(filter 1,$(STATIC)),$(wildcard static/*.c)) \
 		$(wildcard symbolize/*.c) \
 		$(wildcard profile/*.c) \
 		$(wildcard trace/*.c)
@@ -149,7 +177,7 @@ $(OUTPUT)/%.o: %.c | $(GENERATED_HEADERS)
 
 $(UC_BIN): $(CHECKER_OBJS)
 	$(call msg,LINK,$@)
-	@$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	@$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/examples/%: examples/%.c | $(OUTPUT)/examples
 	$(call msg,CC,$@)
@@ -213,8 +241,11 @@ demo: deps
 	@echo "  DEMO     ./uringcheck $(OUTPUT)/examples/copy_reuse /etc/services /tmp/uringcheck-demo.out"
 	@./uringcheck $(OUTPUT)/examples/copy_reuse /etc/services /tmp/uringcheck-demo.out
 
+# The static binary too (its own objects, ~30 s): the suite's static
+# section runs every case with it.
 check: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory STATIC=1
 	@testsuite/run.sh
 
 # LeakSanitizer and UBSan on the checker's exit paths (README, In a test
@@ -283,7 +314,17 @@ check-liburing: deps
 		testsuite/liburing/run.sh
 
 # The kernel matrix (docs/kernels.md): Debian's kernels under qemu (TCG),
-# the test programs of testsuite/kernels/cases in each.
+# the test programs of testsuite/kernels/cases in each; its static:NAME
+# lines run the static binary on static builds of those cases, in a root
+# holding no shared library.
+# (overlap_static, a stack test's, is built with the stack tests).
+STATIC_TESTS := $(foreach n,$(shell sed -n 's/^static:\([^ ]*\).*/\1/p' testsuite/kernels/cases), \
+		$(if $(wildcard testsuite/cases/$(n).c),.output/static-tests/$(n)))
+.output/static-tests:
+	@mkdir -p $@
+.output/static-tests/%: testsuite/cases/%.c | .output/static-tests
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -static $(PROG_DEPS) -o $@ $< -l:liburing.a -lpthread
 KERNELS ?= 5.10 6.1 6.12 7.2
 KERNEL_DEPS := qemu-system-x86 busybox-static cpio
 check-kernels: deps
@@ -297,18 +338,21 @@ check-kernels: deps
 			$$missing >/dev/null; \
 	fi
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory STATIC=1
+	@$(MAKE) --no-print-directory $(STATIC_TESTS)
 	@KERNELS="$(KERNELS)" testsuite/kernels/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bench/run.sh
 
-install: uringcheck
-	install -D -m 0755 uringcheck $(DESTDIR)$(PREFIX)/bin/uringcheck
+# STATIC=1 installs the static binary under the same name.
+install: $(UC_BIN)
+	install -D -m 0755 $(UC_BIN) $(DESTDIR)$(PREFIX)/bin/uringcheck
 	install -D -m 0644 docs/uringcheck.1 $(DESTDIR)$(PREFIX)/share/man/man1/uringcheck.1
 
 clean:
-	rm -rf $(OUTPUT) .output-asan .output-fuzz uringcheck
+	rm -rf .output .output-static .output-asan .output-fuzz uringcheck uringcheck-static
 
 # The reap-lag injection linked against liburing.a: the uprobe mode must
 # find liburing inside the executable itself.

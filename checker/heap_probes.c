@@ -325,6 +325,25 @@ static void proc_set(struct heap_probes *hp, uint32_t tgid, uintptr_t bits)
 	u64map_put(&hp->procs, tgid, (void *)(proc_bits(hp, tgid) | bits));
 }
 
+/* The libc.so.6 the dynamic linker gives a program on this machine, for
+ * a checker that maps none itself (the static build, make STATIC=1):
+ * the first of the places distributions put it (Debian's multiarch
+ * directory first; x86-64 only, as the syscall numbers are). */
+static int system_libc(char *path, size_t len)
+{
+	static const char *const where[] = {
+		"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/lib64/libc.so.6", "/usr/lib64/libc.so.6",
+	};
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (!access(where[i], R_OK)) {
+			snprintf(path, len, "%s", where[i]);
+			return 1;
+		}
+	return 0;
+}
+
 void heap_probes_follow(struct heap_probes *hp, pid_t pid, FILE *out)
 {
 	char libc[PATH_MAX];
@@ -332,8 +351,11 @@ void heap_probes_follow(struct heap_probes *hp, pid_t pid, FILE *out)
 	if (hp->prog_fd < 0)
 		return;
 	/* The target has not run yet: the libc it will map is this
-	 * program's (checked again at its first ring). */
-	if (heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 &&
+	 * program's, or the system's when this one is static (checked
+	 * again at its first ring). Probed now, before it runs: at its
+	 * first ring it may already be gone. */
+	if ((heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 ||
+	     system_libc(libc, sizeof(libc))) &&
 	    !heap_probes_attach(hp, pid, libc, out))
 		proc_set(hp, pid, HEAP_PROC_ATTACHED);
 }

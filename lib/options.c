@@ -458,6 +458,15 @@ static enum opt_result check(struct uc_options *o)
 			"between 1 and 4096 (MiB)\n", o->trace_buffer_mb);
 		return OPT_EXIT_USAGE;
 	}
+#ifdef UC_STATIC
+	/* Refused here, before anything runs (static/static_build.h). */
+	if (o->metrics) {
+		fprintf(stderr, "uringcheck: --metrics is not in the static build: it "
+			"loads libmicrohttpd, a shared library, at run time; use the "
+			"dynamically linked uringcheck (make, or Debian's build)\n");
+		return OPT_EXIT_USAGE;
+	}
+#endif
 	if (o->metrics) {
 		const char *port = strrchr(o->metrics, ':');
 		char *end;

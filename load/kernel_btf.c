@@ -29,6 +29,10 @@
  * libbpf's btf__find_by_name_kind(), called through the PLT too, is
  * answered from them for the lent BTF. Any other name, or any other BTF,
  * is searched by libbpf as always.
+ *
+ * Both replacements work by symbol interposition in the usual shared
+ * link; the static binary (make STATIC=1) gets the same by the linker's
+ * --wrap (REPLACES below).
  */
 #define _GNU_SOURCE	/* RTLD_NEXT */
 #include "kernel_btf.h"
@@ -126,6 +130,19 @@ static struct btf *read_mapped(void)
 	return btf;
 }
 
+#ifdef UC_STATIC
+/* make STATIC=1: libbpf.a is in the binary, and a definition of ours
+ * cannot hide one of its own. The link wraps both names (--wrap,
+ * Makefile): libbpf's calls, from its other objects, come to
+ * __wrap_NAME, defined below, and __real_NAME is libbpf's own. */
+struct btf *__real_btf__load_vmlinux_btf(void);
+__s32 __real_btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind);
+#define REPLACES(name) __wrap_##name
+#define LIBBPF_OWN(cache, name) ((void)(cache), (void *)__real_##name)
+#else
+#define REPLACES(name) name
+#define LIBBPF_OWN(cache, name) libbpf_own(cache, #name)
+
 /* libbpf's own definition of @name, the one this file's hides (looked
  * up once into *@cache). */
 static void *libbpf_own(void **cache, const char *name)
@@ -138,11 +155,12 @@ static void *libbpf_own(void **cache, const char *name)
 	}
 	return f;
 }
+#endif
 
 static struct btf *libbpf_read(void)
 {
 	static void *cache;
-	struct btf *(*own)(void) = libbpf_own(&cache, "btf__load_vmlinux_btf");
+	struct btf *(*own)(void) = LIBBPF_OWN(&cache, btf__load_vmlinux_btf);
 
 	return own ? own() : NULL;
 }
@@ -154,7 +172,7 @@ struct btf *kernel_btf_read(void)
 	return btf ? btf : libbpf_read();
 }
 
-__s32 btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind)
+__s32 REPLACES(btf__find_by_name_kind)(const struct btf *btf, const char *name, __u32 kind)
 {
 	static void *cache;
 	__s32 (*libbpf_find)(const struct btf *, const char *, __u32);
@@ -169,7 +187,7 @@ __s32 btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind
 			errno = ENOENT;
 			return -ENOENT;
 		}
-	libbpf_find = libbpf_own(&cache, "btf__find_by_name_kind");
+	libbpf_find = LIBBPF_OWN(&cache, btf__find_by_name_kind);
 	if (!libbpf_find) {
 		errno = ENOSYS;
 		return -ENOSYS;
@@ -177,7 +195,7 @@ __s32 btf__find_by_name_kind(const struct btf *btf, const char *name, __u32 kind
 	return libbpf_find(btf, name, kind);
 }
 
-struct btf *btf__load_vmlinux_btf(void)
+struct btf *REPLACES(btf__load_vmlinux_btf)(void)
 {
 	const struct btf *base = __atomic_load_n(&lent, __ATOMIC_ACQUIRE);
 	struct btf *split = base ? btf__new_empty_split((struct btf *)base) : NULL;

@@ -29,6 +29,7 @@
 #include "version.h"
 #include "../reports/kind_registry.h"
 #include "kinds/kinds.h"
+#include "../static/static_build.h"
 
 /* Like execvp's search, to fail fast (before loading BPF) on a typo.
  * The path found is kept in @found (for the uprobe mode). */
@@ -101,6 +102,9 @@ int main(int argc, char **argv)
 	case OPT_RUN:
 		break;
 	}
+#ifdef UC_STATIC
+	static_build_notes(stderr);
+#endif
 
 	e = opt.target_argv ? find_program(opt.target_argv[0], exe, sizeof(exe)) : 0;
 	if (e) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <nss.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,14 @@ int run_as_from_env(struct uc_run_as *ra, bool keep_root)
 		goto bad;
 	if (ra->uid == 0)
 		return 0;	/* sudo from root: nothing to drop */
+#ifdef UC_STATIC
+	/* A static glibc program reaches NSS modules other than files
+	 * (systemd, sss, ldap) only by loading them, which it must not
+	 * (static/no_dlopen.c): the files, always. A user they do not
+	 * name keeps SUDO_GID as the only group, as below. */
+	__nss_configure_lookup("passwd", "files");
+	__nss_configure_lookup("group", "files");
+#endif
 	pw = getpwuid(ra->uid);
 	if (pw) {
 		ra->user = xstrdup(pw->pw_name);

@@ -9,6 +9,7 @@
 
 #include "kernel_features.h"
 #include "../reports/report.h"
+#include "../static/static_build.h"
 
 void print_version(FILE *out)
 {
@@ -16,6 +17,9 @@ void print_version(FILE *out)
 	char *err;
 
 	fprintf(out, "uringcheck %s\n", UC_VERSION);
+#ifdef UC_STATIC
+	fprintf(out, "%s\n", UC_STATIC_LEAVES_OUT);
+#endif
 	fprintf(out, "hazards:");
 	uc_kinds_print(out);
 	fprintf(out, "\n");

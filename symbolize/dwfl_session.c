@@ -116,6 +116,11 @@ static int from_debuginfod(Dwfl_Module *mod, void **userdata, const char *modnam
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
 
+#ifdef UC_STATIC
+	/* No client in the static build (static/no_dlopen.c); the start-up
+	 * note said so. */
+	urls = NULL;
+#endif
 	if (!urls || !*urls)
 		return -1;
 	if (!getenv("DEBUGINFOD_TIMEOUT"))

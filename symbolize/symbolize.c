@@ -25,6 +25,16 @@
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
+#ifdef UC_STATIC
+/* The static binary links libstdc++.a's demangler object (Makefile,
+ * STATIC=1): nothing is loaded at run time there. */
+char *__cxa_demangle(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn demangler(void)
+{
+	return __cxa_demangle;
+}
+#else
 /* __cxa_demangle from libstdc++, loaded only once a mangled name shows
  * up, so a C-only checker never maps the C++ runtime. */
 static cxa_demangle_fn demangler(void)
@@ -39,6 +49,7 @@ static cxa_demangle_fn demangler(void)
 	}
 	return fn;
 }
+#endif
 
 static const char *demangle(struct uc_dw *dw, const char *name)
 {

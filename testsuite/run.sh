@@ -11,6 +11,10 @@
 #             includes changes (make -q, nothing rebuilt); each BPF
 #             fragment compiles on its own
 #   unit      data structures against brute-force models
+#   static    the static binary (make STATIC=1; skipped, and said, when it
+#             is not built): linked statically, --version, --metrics
+#             refused, no shared library opened, every case above again
+#             (testsuite/static/tests.sh)
 #   golden    a fixed set of cases: text, JSON and SARIF byte for byte
 #             as recorded (testsuite/golden/tests.sh)
 #   kinds     --list-kinds well formed; the same kinds and defaults in
@@ -350,6 +354,9 @@ if want "cases in parallel"; then
 		fail "cases in parallel" "$nfail of ${#CASES[@]} cases wrong (or missing)" "$TMP/par.fails"
 	fi
 fi
+
+# --- static: the statically linked binary (testsuite/static/tests.sh) ---------
+. testsuite/static/tests.sh
 
 # --- golden: the check mode's text, JSON and SARIF as recorded ---------------
 . testsuite/golden/tests.sh

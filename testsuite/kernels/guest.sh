@@ -9,6 +9,22 @@ echo "==GUEST== kernel $(uname -r)"
 ./uringcheck --version 2>&1 | sed 's/^/==VERSION== /'
 # the kinds a report can name, from the binary's own table
 KINDS=$(./uringcheck --list-kinds | cut -f1)
+# /s: the static binary's root (initramfs.sh), for the static:NAME cases.
+# Its shared libraries: none (checked here, said as a result of its own).
+if [ -d /s ]; then
+	for d in proc sys dev; do mount -o bind /$d /s/$d; done
+	mount -t bpf bpf /s/sys/fs/bpf 2>/dev/null
+	mount -t tmpfs tmpfs /s/tmp
+	mount -t tmpfs tmpfs /s/run
+	libs=$(find /s/t /s/boot -name '*.so*' | wc -l)
+	ver=$(chroot /s /t/uringcheck --version 2>&1 | grep '^static build:')
+	if [ "$libs" = 0 ] && [ ! -e /s/lib ] && [ ! -e /s/usr ] && [ -n "$ver" ]; then
+		echo "RESULT PASS static root: no shared library, --version says static build"
+	else
+		echo "RESULT FAIL static root: $libs shared objects, or no 'static build:' line"
+		chroot /s /t/uringcheck --version 2>&1 | head -5 | sed 's/^/  | /'
+	fi
+fi
 while IFS='|' read -r name expect status opts args match repeat; do
 	[ -n "$name" ] || continue
 	if [ "$expect" = skip ]; then
@@ -80,6 +96,14 @@ while IFS='|' read -r name expect status opts args match repeat; do
 	label=$name
 	pidf=
 	mnt=
+	croot=
+	case $name in static:*)
+		# static:NAME: NAME's static build under the static binary, in
+		# /s, where no shared library exists (the log is /s/tmp/NAME.log)
+		name=${name#static:}
+		label="$name with the static binary"	# no colon: the host splits there
+		croot=/s
+	esac
 	case $name in pidns:*|mntns:*)
 		[ "${name%%:*}" = mntns ] && mnt=1
 		name=${name#*:}
@@ -88,13 +112,17 @@ while IFS='|' read -r name expect status opts args match repeat; do
 		pidf=/tmp/$name.nspid
 		rm -f $pidf
 	esac
-	log=/tmp/$name.log
+	log=$croot/tmp/$name.log
 	run=0
 	bad=0
 	while [ $run -lt "${repeat:-1}" ]; do
 	run=$((run + 1))
 	rm -f $log
-	if [ -n "$mnt" ]; then
+	if [ -n "$croot" ]; then
+		# shellcheck disable=SC2086
+		timeout 120 chroot $croot /t/uringcheck --keep-warm=0 --log-file=/tmp/$name.log \
+			$opts -- /t/$name $args >/tmp/$name.out 2>/tmp/$name.err
+	elif [ -n "$mnt" ]; then
 		mkdir -p /tmp/nsbin
 		# shellcheck disable=SC2086,SC2016
 		timeout 120 unshare --pid --fork --mount-proc --mount --propagation private \

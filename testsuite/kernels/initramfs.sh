@@ -7,6 +7,10 @@
 # the test programs CASES (names in .output/tests or .output/stacks), every
 # shared library they need, the kernel's config in /boot (libbpf reads it
 # for __kconfig), and /init, which runs testsuite/kernels/guest.sh.
+# A case named static:NAME goes to /s instead, a root for chroot holding
+# no shared library at all: ./uringcheck-static as /s/t/uringcheck, NAME's
+# static build (.output/static-tests, make check-kernels, or a stack
+# test's in .output/stacks), the config, and empty mount points.
 set -eu
 cd "$(dirname "$0")/../.."
 out=$1 config=$2
@@ -16,13 +20,25 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,boot,t,etc}
 cp /bin/busybox "$root/bin/busybox"
-for a in sh mount mkdir cat grep sed poweroff echo date sleep head wc ls rm uname tr cut printf timeout true unshare cp; do
+for a in sh mount mkdir cat grep sed poweroff echo date sleep head wc ls rm uname tr cut printf timeout true unshare chroot find cp; do
 	ln -s busybox "$root/bin/$a"
 done
 cp "$config" "$root/boot/"
 cp uringcheck "$root/t/"
 cp testsuite/kernels/guest.sh "$root/t/guest.sh"
 for c in "$@"; do
+	case $c in static:*)
+		c=${c#static:}
+		[ -x uringcheck-static ] || { echo "initramfs.sh: no ./uringcheck-static (make STATIC=1)" >&2; exit 1; }
+		mkdir -p "$root"/s/{t,proc,sys,dev,tmp,run,boot}
+		for d in .output/static-tests .output/stacks; do
+			[ -f "$d/$c" ] && cp "$d/$c" "$root/s/t/$c"
+		done
+		[ -f "$root/s/t/$c" ] || { echo "initramfs.sh: no static test program $c (make check-kernels builds it)" >&2; exit 1; }
+		cp uringcheck-static "$root/s/t/uringcheck"
+		cp "$config" "$root/s/boot/"
+		continue
+	esac
 	for d in .output/tests .output/stacks .output/profile-tests .output/trace-tests; do
 		[ -f "$d/$c" ] && cp "$d/$c" "$root/t/$c"
 	done

@@ -38,11 +38,17 @@ case_list() {
 		name=${line%% *}
 		hdr=""
 		# pidns:NAME, mntns:NAME: case NAME, in a child PID namespace,
-		# with a mount namespace of its own (guest.sh)
+		# with a mount namespace of its own; static:NAME: NAME's static
+		# build under the static binary (guest.sh)
 		base=${name#pidns:}
 		base=${base#mntns:}
+		base=${base#static:}
 		[ -f "testsuite/cases/$base.c" ] && hdr=$(head -1 "testsuite/cases/$base.c")
 		over=$(grep -E "^$name( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1)
+		# static:NAME: what this kernel expects of NAME
+		[ -n "$over" ] || [ "$base" = "$name" ] ||
+			over=$(grep -E "^$base( |$)" "testsuite/kernels/expect.$v" 2>/dev/null | head -1 |
+				sed "s/^[^ ]*/$name/")
 		# "* key=value": for every program on that kernel
 		[ -n "$over" ] || over=$(grep -E '^\* ' "testsuite/kernels/expect.$v" 2>/dev/null | head -1 | sed "s/^\* /$name /")
 		if echo "$over" | grep -q ' skip'; then
@@ -74,6 +80,7 @@ for v in $KERNELS; do
 	dir=$OUT/$v
 	rel=$(cat "$dir/release")
 	case_list "$v" >testsuite/kernels/cases.list
+	# static:NAME stays: initramfs.sh puts NAME's static build apart
 	names=$(cut -d'|' -f1 testsuite/kernels/cases.list | sed 's/^profile://; s/^trace://; s/^pidns://; s/^mntns://' | sort -u | tr '\n' ' ')
 	testsuite/kernels/initramfs.sh "$dir/initrd.gz" "$dir/config-$rel" $names ||
 		{ fail "kernel $v" "initramfs not built"; continue; }
