@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=stack-inflight match="stack-inflight: .*READ still uses 4096 bytes" */
+/* uringcheck-test: expect=stack-inflight match="#[0-9]+ 0x[0-9a-f]+ in start_read testsuite/cases/inj_stack-inflight_return.c" */
 /*
  * A function submits a READ from an empty pipe into a local array and
  * returns without waiting for it; its caller then makes a system call

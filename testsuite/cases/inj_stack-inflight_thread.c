@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=stack-inflight match="stack-inflight: .*READ still uses" */
+/* uringcheck-test: expect=stack-inflight match="#[0-9]+ 0x[0-9a-f]+ in start_read testsuite/cases/inj_stack-inflight_thread.c" */
 /*
  * inj_stack-inflight_return on a pthread: the thread's own stack is the
  * mapping pthread_create made for it (its stack pointer at clone names
