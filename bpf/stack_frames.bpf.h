@@ -221,7 +221,8 @@ __noinline int stack_observe(__u64 sp, __u32 where, __s32 nr)
 
 	tid = (__u32)current_pid_tgid();
 	st = bpf_map_lookup_elem(&stack_threads, &tid);
-	if (!st || st->held <= 0 || sp <= st->watch + UC_RED_ZONE)
+	/* (watch is ~0 while nothing was noted: compared without adding) */
+	if (!st || st->held <= 0 || sp < UC_RED_ZONE || sp - UC_RED_ZONE <= st->watch)
 		return 0;
 	/* Another stack: a coroutine's, a signal stack elsewhere. */
 	if (sp < st->lo || sp >= st->hi)
