@@ -134,7 +134,7 @@ __noinline int stack_note(struct uc_submit *s, struct inflight_val *v, __u32 tgi
 
 	if (!s || !v)
 		return 0;
-	sp = UC_REG(regs, sp);
+	sp = regs->sp;		/* a trusted pointer: a plain load, no helper call */
 	if (!above_red_zone(s, sp))
 		return 0;
 	tid = v->tid;
