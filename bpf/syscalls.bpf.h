@@ -340,9 +340,13 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	struct uc_tracked *state;
 	__u32 tgid, sid;
 
-	/* Any call shows where the thread's stack is: first, before a
-	 * teardown's records (stack_frames.bpf.h). */
-	if (stack_held_total > 0)
+	/* Any call shows where the thread's stack is (stack_frames.bpf.h),
+	 * but the process's own teardown (exit_group, the last thread's
+	 * exit): the kernel cancels every request then, and left-in-flight
+	 * reports those still in flight. */
+	if (stack_held_total > 0 && id != UC_NR_EXIT_GROUP &&
+	    (id != UC_NR_EXIT ||
+	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) > 1))
 		stack_observe(UC_REG(regs, sp), UC_FRAME_SYSCALL, id);
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
@@ -510,8 +514,10 @@ int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	__u32 tgid = current_pid_tgid() >> 32;
 	struct uc_tracked *state;
 
-	/* The interrupted stack pointer, before the handler's frame. */
-	if (stack_held_total > 0)
+	/* The interrupted stack pointer, before the handler's frame; not a
+	 * signal with the default action (a fatal one is a teardown, as
+	 * exit_group is: see uc_sys_enter). */
+	if (stack_held_total > 0 && uc_read_u64((char *)ka + UC_SA_HANDLER_OFF) != 0)
 		stack_observe(UC_REG(bpf_task_pt_regs(bpf_get_current_task_btf()), sp),
 			      UC_FRAME_SIGNAL, sig);
 	state = bpf_map_lookup_elem(&tracked, &tgid);

@@ -360,7 +360,7 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"(jemalloc, tcmalloc, ...), custom pools; without it, none\n");
 	fprintf(out, "  stack frames     judged in each thread's own stack (main: [stack]; "
 		"others: the mapping of their stack pointer at clone) at system calls and "
-		"signal deliveries; not judged: coroutine stacks carved from that stack, "
+		"handled signals, not at the process's teardown; not judged: coroutine stacks carved from that stack, "
 		"SQPOLL, threads started before being followed (docs/hazards.md)\n");
 	fprintf(out, "  provided buffers %s\n",
 		!k->buffer_selected_flag || !k->buffer_ring_flag ?
