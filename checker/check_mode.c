@@ -69,6 +69,7 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
 	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
+	[UC_STAT_STACK_UNKNOWN] = "requests_stack_unknown",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
@@ -197,6 +198,13 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)v[i],
 				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
 				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
+	/* Not a loss: what stack-inflight cannot judge, said as a note. */
+	if (v[UC_STAT_STACK_UNKNOWN])
+		fprintf(rep->out, "==%u==uringcheck: note: %llu requests holding "
+			"memory were submitted by a thread whose own stack is not "
+			"known (SQPOLL, or a thread started before uringcheck "
+			"followed it): stack-inflight not judged for them\n", pid,
+			(unsigned long long)v[UC_STAT_STACK_UNKNOWN]);
 	if (ck->stacks.overwritten)
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",
