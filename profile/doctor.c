@@ -10,6 +10,7 @@
 
 #include "finding.h"
 #include "opcode_names.h"
+#include "xalloc.h"
 #include <ctype.h>
 
 /* ---- what the rules read: one process's share of the tables ----------- */
@@ -562,7 +563,7 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 			   const struct pf_run_facts *f, struct doctor_verdict **v,
 			   size_t *n)
 {
-	uint64_t unseen = 0, ends = 0, evicted = 0;
+	uint64_t unseen = 0, ends = 0, evicted = 0, folded = 0;
 	uint64_t rings_out = s->stats[PF_STAT_RINGS_UNPROFILED];
 	uint64_t reqs_out = s->stats[PF_STAT_REQS_UNPROFILED];
 	uint64_t thr = s->stats[PF_STAT_THREADS_FULL], procs = s->stats[PF_STAT_PROCS_FULL];
@@ -570,6 +571,8 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 	struct doctor_verdict *d;
 
 	for (uint32_t i = 0; i < s->nrings; i++) {
+		if (s->rings[i].meta.fd == PF_FD_FOLDED)
+			folded = s->folded_rings;
 		evicted += s->rings[i].st.evicted;
 		for (unsigned op = 0; op < PF_MAX_OPS; op++) {
 			unseen += s->rings[i].ops[op].unseen;
@@ -577,15 +580,21 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 		}
 	}
 	if (!rings_out && !reqs_out && !thr && !procs && !errnos && !evicted &&
-	    unseen <= ends / 100 && !f->check_events_lost)
+	    unseen <= ends / 100 && !f->check_events_lost && !folded)
 		return;
 	d = verdict_new(r, 0, v, n, "the numbers above are incomplete");
 	if (!d)
 		return;
 	if (rings_out || reqs_out)
-		body_add(d, "%llu rings (%llu requests) beyond --profile-rings=%u were "
-			 "not profiled", (unsigned long long)rings_out,
+		body_add(d, "%llu rings (%llu requests) were not profiled: all "
+			 "--profile-rings=%u slots held rings still open when they "
+			 "came", (unsigned long long)rings_out,
 			 (unsigned long long)reqs_out, f->max_rings);
+	if (folded)
+		body_add(d, "%llu closed rings are added up in one row (\"closed "
+			 "rings\"), past the first %d kept one by one: counted "
+			 "exactly, not judged ring by ring", (unsigned long long)folded,
+			 PF_RETIRED_MAX);
 	if (unseen > ends / 100)
 		body_add(d, "%llu of %llu requests ended without their submission "
 			 "seen (submitted before the profile began): counted, not timed",
@@ -602,6 +611,7 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 			 (unsigned long long)f->check_events_lost);
 	ev_u64(d, "rings_unprofiled", rings_out);
 	ev_u64(d, "requests_unprofiled", reqs_out);
+	ev_u64(d, "rings_folded", folded);
 	ev_u64(d, "requests_untimed", unseen);
 	ev_u64(d, "requests_evicted", evicted);
 	ev_u64(d, "threads_not_recorded", thr);
@@ -726,11 +736,24 @@ const struct doctor_rule *doctor_rules(size_t *n)
 	return rules;
 }
 
+/* The row that adds up closed rings past the ones kept one by one
+ * (profile_session.h) is no ring and no process: the per-ring and
+ * per-process rules do not see it; the fidelity note says it is there. */
 void doctor_run(const struct pf_snapshot *s, const struct pf_run_facts *f,
 		struct doctor_verdict **v, size_t *n)
 {
+	struct pf_snapshot judged = *s;
+	uint32_t k = 0;
+
+	judged.rings = xcalloc(s->nrings + 1, sizeof(*judged.rings));
+	for (uint32_t r = 0; r < s->nrings; r++)
+		if (s->rings[r].meta.fd != PF_FD_FOLDED)
+			judged.rings[k++] = s->rings[r];
+	judged.nrings = k;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		rules[i].judge(&rules[i], s, f, v, n);
+		rules[i].judge(&rules[i], rules[i].judge == judge_fidelity ? s : &judged,
+			       f, v, n);
+	free(judged.rings);
 }
 
 void doctor_free(struct doctor_verdict *v, size_t n)

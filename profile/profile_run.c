@@ -63,6 +63,35 @@ static char *render_metrics(void *arg, bool openmetrics)
 	return text;
 }
 
+/* Closed rings free their slots at once: a machine whose processes open
+ * short-lived rings by the hundred a second (-a) would otherwise fill
+ * every slot before the workload of interest opens its ring. The notes
+ * are waited for here, not in the run loop, which sleeps up to a second.
+ * The first ring left out is said on stderr at once, not only in the
+ * report (/metrics counts it as uringcheck_profile_missed_total). */
+static void *collector(void *arg)
+{
+	struct pf_run *r = arg;
+	struct pollfd p = { .fd = pf_session_notes_fd(&r->sess), .events = POLLIN };
+
+	while (!r->stop) {
+		int first;
+
+		poll(&p, 1, 100);	/* also the stop flag's latency */
+		pthread_mutex_lock(&r->lock);
+		first = pf_session_collect(&r->sess);
+		pthread_mutex_unlock(&r->lock);
+		if (first == 1)
+			fprintf(stderr, "uringcheck: profile: a ring went unprofiled: all "
+				"--profile-rings=%u slots hold rings still open%s; such rings "
+				"are counted (uringcheck_profile_missed_total{what=\"rings_unprofiled\"} "
+				"in /metrics, and the report)\n", r->max_rings,
+				r->sess.slots_freed ? "" : " (closed rings' slots are not freed "
+				"on this kernel: io_ring_exit_work is not in /proc/kallsyms)");
+	}
+	return NULL;
+}
+
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 {
 	struct pf_config c = {
@@ -81,6 +110,7 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 	r->facts.paths = r->sess.paths;
 	r->facts.ncpus = online_cpus();
 	r->facts.max_rings = c.max_rings;
+	r->max_rings = c.max_rings;
 	r->interval_s = o->interval;
 	r->live = live;
 	r->start_ns = now_ns();
@@ -91,6 +121,12 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 		pf_session_stop(&r->sess);
 		return -1;
 	}
+	if (pthread_create(&r->collector, NULL, collector, r)) {
+		fprintf(stderr, "uringcheck: cannot start the profile's collector thread\n");
+		pf_session_stop(&r->sess);
+		return -1;
+	}
+	r->collecting = true;
 	if (o->metrics) {
 		r->metrics = pf_metrics_start(o->metrics, render_metrics, r);
 		if (!r->metrics) {
@@ -149,6 +185,8 @@ static void second(struct pf_run *r, struct pf_snapshot *now)
 	for (uint32_t i = 0; i < now->nrings; i++) {
 		size_t k;
 
+		if (now->rings[i].meta.fd == PF_FD_FOLDED)
+			continue;	/* no process's */
 		for (k = 0; k < nseen && seen[k] != now->rings[i].meta.tgid; k++)
 			;
 		if (k == nseen) {
@@ -192,9 +230,21 @@ int pf_run_tick(struct pf_run *r)
 	return (int)((next - t) / 1000000) + 1;
 }
 
+static void stop_collector(struct pf_run *r)
+{
+	if (!r->collecting)
+		return;
+	r->stop = true;
+	pthread_join(r->collector, NULL);
+	r->collecting = false;
+}
+
 void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
 		   uint64_t check_events_lost)
 {
+	/* the last notes too: a ring closed at exit is a retired row */
+	stop_collector(r);
+	pf_session_collect(&r->sess);
 	if (locked_read(r, &r->final))
 		memset(&r->final, 0, sizeof(r->final));
 	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;
@@ -231,6 +281,7 @@ json_object *pf_run_findings_json(struct pf_run *r)
 
 void pf_run_free(struct pf_run *r)
 {
+	stop_collector(r);
 	pf_metrics_stop(r->metrics);
 	r->metrics = NULL;
 	pf_session_stop(&r->sess);

@@ -32,6 +32,12 @@ struct pf_run {
 	struct doctor_verdict *verdicts;
 	size_t nverdicts;
 	struct pf_snapshot final;
+	/* collects closed rings' slots as the kernel side announces them,
+	 * under @lock (profile_run.c, collector()) */
+	pthread_t collector;
+	bool collecting;
+	volatile bool stop;
+	unsigned max_rings;
 };
 
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live);

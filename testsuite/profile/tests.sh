@@ -204,6 +204,84 @@ PY
 	kill "$PF_BG" 2>/dev/null; wait "$PF_BG" 2>/dev/null
 fi
 
+# Ring slots: a closed ring's slot is freed for the next ring, its
+# figures kept exact (testsuite/profile/ring_churn.c: 40 short-lived rings
+# of 4 NOPs 20 ms apart, then one doing 1000 NOPs and 100 WRITEs of 4096
+# bytes, under --profile-rings=4). Before slots were freed, the 5th ring on went
+# unprofiled and with it the long-lived one.
+pf_churn_check() {	# JSON PID CLOSED_RINGS: the churn's rings, exactly
+	$PY - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pid, closed = int(sys.argv[2]), int(sys.argv[3])
+rings = [r for r in d["profile"]["rings"] if r["pid"] == pid]
+ops = lambda r: {o["opcode"]: o for o in r["opcodes"]}
+short = [r for r in rings if set(ops(r)) == {"NOP"} and ops(r)["NOP"]["completed"] == 4]
+long_, = [r for r in rings if "WRITE" in ops(r)]
+assert len(short) == closed and len(rings) == closed + 1, (len(short), len(rings))
+assert all(r["closed"] for r in short), "a short-lived ring not seen closed"
+o = ops(long_)
+assert o["NOP"]["submitted"] == o["NOP"]["completed"] == 1000, o["NOP"]
+assert o["WRITE"]["completed"] == 100 and o["WRITE"]["bytes"] == 409600, o["WRITE"]
+assert long_["io_uring_enter"]["sqes_submitted"] == 1100, long_["io_uring_enter"]
+PY
+}
+
+if want "profile: slots"; then
+	$UC --profile --profile-rings=4 --json="$TMP/slots.json" "$PBIN/ring_churn" 40 \
+		>"$TMP/slots.out" 2>&1
+	rc=$?
+	pid=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"]["pid"])' \
+		"$TMP/slots.json" 2>>"$TMP/slots.out")
+	if [ "$rc" = 0 ] && pf_churn_check "$TMP/slots.json" "$pid" 40 >>"$TMP/slots.out" 2>&1 &&
+	   $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["fidelity"]["rings_unprofiled"] == 0, d["profile"]["fidelity"]
+assert d["findings"] == [], d["findings"]' "$TMP/slots.json" >>"$TMP/slots.out" 2>&1 &&
+	   ! grep -q 'went unprofiled' "$TMP/slots.out"; then
+		pass "profile: slots: 41 rings through 4 slots, each closed ring's figures kept, the last exact"
+	else fail "profile: slots" "exit $rc, a ring missing or inexact" "$TMP/slots.out"; fi
+
+	# -a: the same churn among whatever else runs on the machine (its
+	# rings take slots too, so there are more): the churn's rings
+	# only are judged, the long-lived one while still open.
+	$UC -a --profile-rings=16 --json="$TMP/slotsa.json" >"$TMP/slotsa.out" 2>&1 &
+	pfa=$!
+	sleep 1
+	"$PBIN/ring_churn" 60 1 2 &
+	churn=$!
+	sleep 3
+	kill -INT $pfa
+	wait $pfa
+	rc=$?
+	wait $churn
+	if [ "$rc" = 0 ] && pf_churn_check "$TMP/slotsa.json" "$churn" 60 >>"$TMP/slotsa.out" 2>&1; then
+		pass "profile: slots: -a keeps profiling new rings after 60 short-lived ones passed through its 16 slots"
+	else fail "profile: slots -a" "exit $rc, the churn's rings missing or inexact" "$TMP/slotsa.out"; fi
+
+	# A ring left out is said at once: on stderr and in /metrics while
+	# the program still runs (two rings open at once, one slot).
+	port=$((20000 + RANDOM % 20000))
+	$UC --profile --profile-rings=1 --metrics=127.0.0.1:$port "$PBIN/ring_churn" 0 2 3 \
+		>"$TMP/slotsm.out" 2>&1 &
+	pfm=$!
+	sleep 1.5
+	curl -s "http://127.0.0.1:$port/metrics" >"$TMP/slotsm.prom"
+	cp "$TMP/slotsm.out" "$TMP/slotsm.early"
+	wait $pfm
+	rc=$?
+	if [ "$rc" = 0 ] &&
+	   grep -q '^uringcheck_profile_missed_total{what="rings_unprofiled"} 1$' "$TMP/slotsm.prom" &&
+	   grep -q '^uringcheck: profile: a ring went unprofiled: all --profile-rings=1 slots' "$TMP/slotsm.early" &&
+	   [ "$(grep -c 'went unprofiled' "$TMP/slotsm.out")" = 1 ] &&
+	   grep -q 'doctor: fidelity: ' "$TMP/slotsm.out"; then
+		pass "profile: slots: a ring left out is said at once (stderr, /metrics), then in the report"
+	else
+		cat "$TMP/slotsm.prom" >>"$TMP/slotsm.out"
+		fail "profile: slots unprofiled" "exit $rc, not said while running" "$TMP/slotsm.out"
+	fi
+fi
+
 if want "profile: live"; then
 	$UC --profile -i 1 "$PBIN/nop_loop" 2 >"$TMP/live.out" 2>&1
 	if grep -Eq '^ +1\.0s NOP +[0-9]{4,}' "$TMP/live.out" &&
