@@ -156,6 +156,52 @@ PY
 	else fail "profile: counts" "wrong document" "$TMP/nop.out"; fi
 fi
 
+# Fidelity against an independent count (testsuite/profile/known_work.c
+# prints what it knows: its own latency measurements, bytes, punts, and
+# the kernel's per-thread CPU account of its io threads). The tolerance is
+# the one docs/profile.md states: counts, bytes and punts exact; p50/p99
+# within the log2 bucket (a factor of two) of the program's own; SQPOLL
+# and io-wq CPU time from 5% under to 25% over schedstat (the profile
+# counts switch-in to switch-out: interrupts and a hypervisor's steal
+# included).
+if want "profile: fidelity"; then
+	$UC --profile --json="$TMP/kw.json" "$PBIN/known_work" >"$TMP/kw.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && $PY - "$TMP/kw.json" "$TMP/kw.out" <<'PY' >>"$TMP/kw.out" 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+line, = [l for l in open(sys.argv[2]) if l.startswith("known_work: ")]
+k = json.loads(line[len("known_work: "):])
+rings = d["profile"]["rings"]
+ops = [{o["opcode"]: o for o in r["opcodes"]} for r in rings]
+pipe, = [o["READ"] for o in ops if "READ" in o and o["READ"]["bytes"] == k["pipe_reads"]]
+write, = [o["WRITE"] for o in ops if "WRITE" in o]
+asyn, = [o["READ"] for o in ops if "READ" in o and o["READ"]["bytes"] == k["async_read_bytes"]]
+nop, = [o["NOP"] for o in ops if "NOP" in o]
+# counts, bytes, punts: exact
+assert pipe["completed"] == k["pipe_reads"], pipe
+assert write["completed"] == k["writes"] and write["bytes"] == k["write_bytes"], write
+assert asyn["completed"] == k["async_reads"], asyn
+assert asyn["paths"]["punted"] == asyn["paths"]["punted_forced"] == k["async_reads"], asyn["paths"]
+assert nop["completed"] == k["sqpoll_nops"], (nop["completed"], k["sqpoll_nops"])
+# a known latency: within the log2 bucket of the program's own quantiles
+for q in ("p50", "p99"):
+    mine, theirs = pipe["latency_ns"][q], k["read_" + q + "_ns"]
+    assert theirs / 2 <= mine <= theirs * 2, (q, mine, theirs)
+# the CPU split: SQPOLL and io-wq each against the kernel's schedstat
+p, = d["profile"]["processes"]
+assert p["sqpoll_threads"] == k["sqpoll_threads"] == 1, p
+assert p["iowq_workers_seen"] >= k["iowq_threads"] >= 1, p
+for what in ("sqpoll_oncpu_ns", "iowq_oncpu_ns"):
+    mine, theirs = p[what], k[what]
+    assert 0.95 * theirs - 2e6 <= mine <= 1.25 * theirs + 5e6, (what, mine, theirs)
+print("fidelity:", {q: (pipe["latency_ns"][q], k["read_" + q + "_ns"]) for q in ("p50", "p99")},
+      {w: (p[w], k[w]) for w in ("sqpoll_oncpu_ns", "iowq_oncpu_ns")})
+PY
+	then pass "profile: fidelity: requests, bytes, punts exact; p50/p99 and the SQPOLL/io-wq CPU split within the stated tolerance"
+	else fail "profile: fidelity" "exit $rc or a figure outside its tolerance" "$TMP/kw.out"; fi
+fi
+
 # A long-running program to attach to (it exits by itself).
 pf_background() {
 	"$PBIN/nop_loop" "$1" &
