@@ -405,10 +405,17 @@ static void judge_idle_burn(const struct doctor_rule *r, const struct pf_snapsho
 /*
  * sqpoll-stall: the poller keeps going to sleep, so submissions wait for
  * a wake-up (a system call and a thread wake-up each). 100 wake-ups, and
- * one for every four SQEs or worse.
+ * one for every four SQEs or worse; or, on a sparse ring, 8 wake-ups when
+ * three SQEs in four or more needed one. The floor of 100 keeps a busy
+ * ring quiet that wakes its poller a few times between phases; when
+ * nearly every SQE wakes it there is no such doubt: SQPOLL saved no
+ * system call, added a wake-up to each request and spun sq_thread_idle
+ * after each (the poller's CPU time per SQE says how much).
  */
 #define STALL_MIN_WAKEUPS	100
 #define STALL_SHARE		0.25
+#define STALL_SPARSE_MIN	8
+#define STALL_SPARSE_SHARE	0.75
 
 static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s,
 			const struct pf_run_facts *f, struct doctor_verdict **v, size_t *n)
@@ -422,7 +429,13 @@ static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s
 		for (uint32_t i = 0; i < s->nrings; i++)
 			if (s->rings[i].meta.tgid == tgid)
 				wake += s->rings[i].st.sq_wakeups;
-		if (wake < STALL_MIN_WAKEUPS || wake < STALL_SHARE * subs)
+		const struct pf_proc *pp = proc_of(s, tgid);
+		bool sparse;
+
+		if (wake < STALL_SPARSE_MIN || wake < STALL_SHARE * subs)
+			continue;
+		sparse = wake >= STALL_SPARSE_SHARE * subs;
+		if (wake < STALL_MIN_WAKEUPS && !sparse)
 			continue;
 		d = verdict_new(r, tgid, v, n, "the SQPOLL thread had to be woken %llu "
 				"times for %llu SQEs", (unsigned long long)wake,
@@ -432,6 +445,11 @@ static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s
 		body_add(d, "io_uring_enter(IORING_ENTER_SQ_WAKEUP) %llu times: the "
 			 "poller slept (sq_thread_idle ran out) between submissions",
 			 (unsigned long long)wake);
+		if (sparse && pp && subs)
+			body_add(d, "a sparse ring: SQPOLL saved no system call, and its "
+				 "thread spent %.1f ms on a CPU per SQE (%.2f s in all)",
+				 pp->sqpoll_oncpu_ns / 1e6 / subs, pp->sqpoll_oncpu_ns / 1e9);
+		ev_int(d, "sparse", sparse);
 		ev_u64(d, "wakeups", wake);
 		ev_u64(d, "sqpoll_sqes", subs);
 		ev_dbl(d, "wakeups_per_sqe", subs ? (double)wake / subs : 0);
