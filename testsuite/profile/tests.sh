@@ -202,6 +202,20 @@ PY
 	else fail "profile: fidelity" "exit $rc or a figure outside its tolerance" "$TMP/kw.out"; fi
 fi
 
+# uringscope's pathology scenarios (testsuite/pathology/run.sh), when
+# its injector has been built (make uringscope-src: a clone, never
+# committed); said skipped otherwise.
+if want "profile: pathology"; then
+	URINGCHECK=$UC PATHOLOGY_OUT="$TMP/pathology" testsuite/pathology/run.sh \
+		>"$TMP/pathology.out" 2>&1
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		pass "profile: pathology (skipped: $(sed 's/^pathology: skipped: //' "$TMP/pathology.out"))"
+	elif [ "$rc" = 0 ]; then
+		pass "profile: pathology: uringscope's scenarios, $(tail -1 "$TMP/pathology.out" | sed 's/^pathology: //; s/ (.*//')"
+	else fail "profile: pathology" "a scenario not named by its rule or kind" "$TMP/pathology.out"; fi
+fi
+
 # A long-running program to attach to (it exits by itself).
 pf_background() {
 	"$PBIN/nop_loop" "$1" &
