@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -72,12 +73,17 @@ static char *render_metrics(void *arg, bool openmetrics)
 static void *collector(void *arg)
 {
 	struct pf_run *r = arg;
-	struct pollfd p = { .fd = pf_session_notes_fd(&r->sess), .events = POLLIN };
+	struct pollfd p[2] = {
+		{ .fd = pf_session_notes_fd(&r->sess), .events = POLLIN },
+		{ .fd = r->wake_fd, .events = POLLIN },	/* stop */
+	};
 
 	while (!r->stop) {
 		int first;
 
-		poll(&p, 1, 100);	/* also the stop flag's latency */
+		/* the timeout: notes that did not fit in the ring buffer
+		 * (pf_session_collect then looks at every slot) */
+		poll(p, 2, 200);
 		pthread_mutex_lock(&r->lock);
 		first = pf_session_collect(&r->sess);
 		pthread_mutex_unlock(&r->lock);
@@ -121,7 +127,10 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 		pf_session_stop(&r->sess);
 		return -1;
 	}
-	if (pthread_create(&r->collector, NULL, collector, r)) {
+	r->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (r->wake_fd < 0 || pthread_create(&r->collector, NULL, collector, r)) {
+		if (r->wake_fd >= 0)
+			close(r->wake_fd);
 		fprintf(stderr, "uringcheck: cannot start the profile's collector thread\n");
 		pf_session_stop(&r->sess);
 		return -1;
@@ -234,17 +243,25 @@ static void stop_collector(struct pf_run *r)
 {
 	if (!r->collecting)
 		return;
+	uint64_t one = 1;
+
 	r->stop = true;
+	/* if the write fails, it sees the flag within its poll timeout */
+	(void)!write(r->wake_fd, &one, sizeof(one));
 	pthread_join(r->collector, NULL);
 	r->collecting = false;
+	close(r->wake_fd);
 }
 
 void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
 		   uint64_t check_events_lost)
 {
-	/* the last notes too: a ring closed at exit is a retired row */
+	/* the last notes too: a ring closed at exit is a retired row (the
+	 * lock: /metrics may be reading) */
 	stop_collector(r);
+	pthread_mutex_lock(&r->lock);
 	pf_session_collect(&r->sess);
+	pthread_mutex_unlock(&r->lock);
 	if (locked_read(r, &r->final))
 		memset(&r->final, 0, sizeof(r->final));
 	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;

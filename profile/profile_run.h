@@ -35,6 +35,7 @@ struct pf_run {
 	/* collects closed rings' slots as the kernel side announces them,
 	 * under @lock (profile_run.c, collector()) */
 	pthread_t collector;
+	int wake_fd;			/* eventfd: stop now */
 	bool collecting;
 	volatile bool stop;
 	unsigned max_rings;

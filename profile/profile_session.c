@@ -252,7 +252,9 @@ static void collect_slot(struct pf_session *s, uint32_t r)
 	}
 	/* zero the slot, then free it: meta last, so the kernel side never
 	 * sees a half-cleared slot as a ring */
-	zero = calloc(s->ncpus, sizeof(struct pf_op_stats));
+	/* one buffer for all three: per-CPU values of the larger struct */
+	zero = calloc(s->ncpus, sizeof(struct pf_ring_stats) > sizeof(struct pf_op_stats) ?
+		      sizeof(struct pf_ring_stats) : sizeof(struct pf_op_stats));
 	if (!zero)
 		return;		/* the slot stays taken: nothing is lost */
 	bpf_map__update_elem(sk->maps.pf_ring_stats, &r, sizeof(r), zero,
