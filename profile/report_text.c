@@ -263,8 +263,8 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 		setup_flags(rv->meta.setup_flags, flags, sizeof(flags));
 		fprintf(o, "\nring ");
 		if (rv->meta.fd == PF_FD_FOLDED) {
-			fprintf(o, "rows of %llu more closed rings, added up (past the first %d)\n",
-				(unsigned long long)s->folded_rings, PF_RETIRED_MAX);
+			fprintf(o, "%llu more closed rings, added up in one row (past the "
+				"first %d)\n", (unsigned long long)s->folded_rings, PF_RETIRED_MAX);
 			op_table(o, rv, f->paths);
 			ring_lines(o, s, rv);
 			continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ring_churn CLOSED [OPEN [SECS]]: CLOSED short-lived rings one after the
- * other (each: 4 NOPs, then closed), then OPEN rings at once, the first of
+ * ring_churn CLOSED [OPEN [SECS [PAUSE_MS]]]: CLOSED short-lived rings one
+ * after the other (each: 4 NOPs, then closed; PAUSE_MS apart, 20), then OPEN rings at once, the first of
  * which does known work: 1000 NOPs in batches of 20 and 100 WRITEs of
  * 4096 bytes to /dev/null (409600 bytes); then SECS seconds asleep with
  * them open, and exit 0.
@@ -34,10 +34,11 @@ int main(int argc, char **argv)
 	int closed = argc > 1 ? atoi(argv[1]) : 40;
 	int open_n = argc > 2 ? atoi(argv[2]) : 1;
 	double secs = argc > 3 ? atof(argv[3]) : 0;
+	int pause_ms = argc > 4 ? atoi(argv[4]) : 20;
 	static char buf[4096];
 	struct io_uring *rings;
 	struct io_uring_cqe *cqe;
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	struct timespec pause = { pause_ms / 1000, (pause_ms % 1000) * 1000000L };
 	int fd = SYS(open("/dev/null", O_WRONLY));
 
 	for (int i = 0; i < closed; i++) {
