@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "profile_run.h"
 
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -98,11 +99,32 @@ static void *collector(void *arg)
 	return NULL;
 }
 
+/* --profile-rings unset: 32 for one program; with -a, whose rings are
+ * every process's, as many as PF_ALL_TABLES_MB of per-CPU tables hold
+ * (about 23 KB per ring and CPU: 1400 rings on 2 CPUs, 45 on 64), 32 to
+ * 4096. The tables cannot grow once loaded (per-CPU arrays), so they are
+ * sized here. */
+#define PF_ALL_TABLES_MB	64
+
+static uint32_t rings_for(const struct uc_options *o)
+{
+	long cpus = libbpf_num_possible_cpus();
+	uint64_t per_ring = sizeof(struct pf_ring_stats) + PF_MAX_OPS * sizeof(struct pf_op_stats);
+	uint64_t n;
+
+	if (o->profile_rings > 0)
+		return (uint32_t)o->profile_rings;
+	if (!o->all)
+		return 32;
+	n = ((uint64_t)PF_ALL_TABLES_MB << 20) / (per_ring * (uint64_t)(cpus > 0 ? cpus : 1));
+	return n < 32 ? 32 : n > 4096 ? 4096 : (uint32_t)n;
+}
+
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 {
 	struct pf_config c = {
 		.all = o->all,
-		.max_rings = (uint32_t)o->profile_rings,
+		.max_rings = rings_for(o),
 		.sample = (uint32_t)o->profile_sample,
 		.verbose = o->verbose,
 	};

@@ -173,6 +173,7 @@ json_object *pf_report_json(const struct pf_snapshot *s, const struct pf_run_fac
 	json_object_object_add(o, "per_second", per);
 	add_u64(fid, "rings_unprofiled", s->stats[PF_STAT_RINGS_UNPROFILED]);
 	add_u64(fid, "rings_folded", s->folded_rings);
+	add_u64(fid, "profile_rings", f->max_rings);	/* the slots it had */
 	add_u64(fid, "requests_unprofiled", s->stats[PF_STAT_REQS_UNPROFILED]);
 	add_u64(fid, "threads_not_recorded", s->stats[PF_STAT_THREADS_FULL]);
 	add_u64(fid, "processes_not_followed", s->stats[PF_STAT_PROCS_FULL]);

@@ -326,6 +326,21 @@ assert d["findings"] == [], d["findings"]' "$TMP/slots.json" >>"$TMP/slots.out" 
 		pass "profile: slots: -a keeps profiling new rings after 100 short-lived ones passed through its 32 slots"
 	else fail "profile: slots -a" "exit $rc, the churn's rings missing or inexact" "$TMP/slotsa.out"; fi
 
+	# The slots cannot grow once loaded: -a sizes them to the CPUs
+	# unless told (64 MiB of tables: more than 32 on this 2-4 CPU kind of
+	# machine), one program gets 32, and a given number is kept.
+	$UC -a -d 1 --json="$TMP/slotsz.json" >"$TMP/slotsz.out" 2>&1
+	if $PY - "$TMP/slotsz.json" "$TMP/slotsa.json" "$TMP/slots.json" \
+		>>"$TMP/slotsz.out" 2>&1 <<'PY'
+import json, os, sys
+n = [json.load(open(f))["profile"]["fidelity"]["profile_rings"] for f in sys.argv[1:]]
+cpus = os.cpu_count()
+assert n[1] == 32 and n[2] == 8, n		# given
+assert 32 <= n[0] <= 4096 and (n[0] > 32 or cpus > 64), (n, cpus)
+PY
+	then pass "profile: slots: -a sizes its slots to the CPUs ($($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["fidelity"]["profile_rings"])' "$TMP/slotsz.json") here), a given --profile-rings is kept"
+	else fail "profile: slots sizing" "wrong profile_rings" "$TMP/slotsz.out"; fi
+
 	# Past 256 closed rings, the rest are added up in one row: totals
 	# exact, said by the fidelity note, and a valid /metrics series
 	# (promtool) while the program still runs.
