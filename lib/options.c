@@ -486,7 +486,7 @@ static enum opt_result check(struct uc_options *o)
 			"two between 1 and 65536\n", o->profile_sample);
 		return OPT_EXIT_USAGE;
 	}
-	if (o->profile_rings < 1 || o->profile_rings > 4096) {
+	if (o->profile_rings != -1 && (o->profile_rings < 1 || o->profile_rings > 4096)) {
 		fprintf(stderr, "uringcheck: --profile-rings=%ld: must be between 1 "
 			"and 4096\n", o->profile_rings);
 		return OPT_EXIT_USAGE;
