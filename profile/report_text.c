@@ -286,8 +286,8 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 		if (rv->meta.fd == PF_FD_FOLDED) {
 			fprintf(o, "%llu more closed rings, added up in one row (past the "
 				"first %d)\n", (unsigned long long)s->folded_rings, PF_RETIRED_MAX);
-			op_table(o, rv, f->paths);
-			ring_lines(o, s, rv);
+			hidden += op_table(o, rv, f->paths, filt);
+			ring_lines(o, s, rv, filt);
 			continue;
 		}
 		if (rv->meta.fd >= 0)
