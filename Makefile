@@ -89,7 +89,7 @@ EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c)) \
 		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
-		$(OUTPUT)/unit/test_suppressions
+		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -228,6 +228,15 @@ $(OUTPUT)/unit/test_suppressions: testsuite/unit/test_suppressions.c $(REPORT_SR
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_suppressions.c $(REPORT_SRCS) \
 		-lseccomp -ljson-c
+
+# The trace's compact Perfetto encoding, read back with protobuf-c.
+$(OUTPUT)/unit/test_pb_stream: testsuite/unit/test_pb_stream.c trace/pb_stream.c \
+		trace/pb_stream.h $(OUTPUT)/trace/uringcheck_perfetto.pb-c.c lib/u64map.c \
+		lib/user_files.c lib/xalloc.c | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_pb_stream.c trace/pb_stream.c \
+		$(OUTPUT)/trace/uringcheck_perfetto.pb-c.c lib/u64map.c lib/user_files.c \
+		lib/xalloc.c -lprotobuf-c
 
 # Installs only what is missing; a no-op on a prepared machine.
 deps:

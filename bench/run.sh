@@ -38,7 +38,8 @@
 #       hooks), the check mode and both: NOPs and fio randread qd32
 #       (bench/profile_cost.sh)
 #   (l) the trace (--trace) beside the checker: fio randread qd32, records
-#       lost, file size per million requests (bench/trace_cost.sh)
+#       lost, bytes per request; the trace's bytes per request on fio with
+#       one SQE per enter and on node's SQPOLL ring (bench/trace_cost.sh)
 #   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
