@@ -258,7 +258,7 @@ static __always_inline int on_ring_create(int fd, void *ring, __u32 sq_entries,
 	struct uc_tracked *t;
 	__u32 tgid, sid;
 
-	if (!(t = current_tracked(&tgid)))
+	if (!(t = current_tracked(&tgid)) && !(t = take_for_all(tgid)))
 		return 0;
 	sid = t->session;
 	t->used_uring = 1;
