@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=clean args=10,100,1 */
+/* uringcheck-test: expect=clean args=10,100,1 options=--reap-lag-ms=0 */
 /*
  * Many pipe WRITEs of one buffer with IOSQE_CQE_SKIP_SUCCESS, in linked
  * chains, each chain ended by a NOP whose CQE the program waits for. Then a
