@@ -163,11 +163,12 @@ struct pbuf_ring {
 	__u16 head;		/* the kernel's */
 	__u16 tail;		/* the program's */
 	bool first_page;	/* only the first page is mapped contiguously */
+	bool inc;		/* IOU_PBUF_RING_INC: consumed piece by piece */
 	bool ok;
 };
 
 /*
- * A ring group's state, or ok = false (legacy or incremental group). The
+ * A ring group's state, or ok = false (a legacy group). The
  * fields read lie in the struct's first 32 bytes on every kernel (6.1:
  * buf_ring at 8, mask at 24; 6.12 and 6.18: flags ends at 28): one copy
  * instead of one per field, each copy being most of the cost here.
@@ -187,6 +188,7 @@ static __always_inline void pbuf_ring_read(struct io_buffer_list *bl,
 	__u32 flags;
 
 	r->ok = false;
+	r->inc = false;
 	if (!bl || bpf_core_field_offset(struct io_buffer_list, mask) + 2 > PBUF_BL_SPAN ||
 	    bpf_probe_read_kernel(&c, sizeof(c), bl))
 		return;
@@ -194,8 +196,9 @@ static __always_inline void pbuf_ring_read(struct io_buffer_list *bl,
 		if (bpf_core_field_offset(struct io_buffer_list, flags) + 2 > PBUF_BL_SPAN)
 			return;
 		flags = PBUF_BL_U16(c, flags);
-		if (!(flags & iobl_buf_ring) || (iobl_inc && (flags & iobl_inc)))
+		if (!(flags & iobl_buf_ring))
 			return;
+		r->inc = iobl_inc && (flags & iobl_inc);
 	} else if (bpf_core_field_exists(struct io_buffer_list___pages, buf_nr_pages)) {
 		/* 6.1: a ring group is one with pinned pages */
 		if (!BPF_CORE_READ((struct io_buffer_list___pages *)bl, buf_nr_pages))
@@ -227,9 +230,13 @@ struct pbuf_search {
 	struct pbuf_ring r;
 	__u16 bid;
 	bool found;
+	bool consumed;		/* incremental: the buffer's last piece (its
+				 * entry is behind the head), not the piece
+				 * at the head */
 	__u64 addr;
 	__u32 len;
 	__u32 again;		/* reprovided: its ring position */
+	__u32 pos;		/* found: its ring position */
 };
 
 /* Behind the head, nearest first: the entries the kernel took last. */
@@ -243,6 +250,7 @@ static long pbuf_back_step(__u64 i, struct pbuf_search *s)
 		return 0;
 	s->addr = e.addr;
 	s->len = e.len;
+	s->pos = (__u32)s->r.head - 1 - i;
 	s->found = true;
 	return 1;
 }
@@ -345,17 +353,21 @@ __noinline int pbuf_find(struct pbuf_search *out, __u64 ring, __u32 bgid)
 	pbuf_ring_read(pbuf_list((struct io_ring_ctx *)ring, bgid), &s.r);
 	if (!s.r.ok)
 		goto out;
-	bpf_loop(PBUF_BACK, pbuf_back_step, &s, 0);
-	if (!s.found) {
-		/* Picked but not committed yet (the head moves at the CQE). */
+	/* An incremental ring's buffer stays at the head until its last
+	 * byte is consumed: behind the head is an earlier lap's entry. */
+	if (!s.r.inc || s.consumed)
+		bpf_loop(PBUF_BACK, pbuf_back_step, &s, 0);
+	if (!s.found && !(s.r.inc && s.consumed)) {
+		/* Picked but not committed yet (the head moves at the CQE),
+		 * or an incremental ring's buffer still in use. */
 		struct pbuf_entry e;
 
 		if (pbuf_entry_at(&s.r, s.r.head, &e) && e.bid == s.bid) {
 			s.addr = e.addr;
 			s.len = e.len;
+			s.pos = s.r.head;
 			s.found = true;
 		}
-		goto out;
 	}
 out:
 	*out = s;
@@ -412,11 +424,24 @@ __noinline bool pbuf_report_late(__u64 req)
 	return true;
 }
 
-/* The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
- * plain ring group) UC_PICK_LEGACY for user space to look up. */
-static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead)
+/*
+ * The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
+ * ring group) UC_PICK_LEGACY for user space to look up.
+ *
+ * An incremental ring (IOU_PBUF_RING_INC) consumes a buffer piece by
+ * piece: the kernel moves the entry's addr past each piece it hands out
+ * (io_kbuf_inc_commit()) and keeps the entry at the head until nothing
+ * is left. At a CQE (UC_PICK_CQE) the piece is res bytes: just below the
+ * head entry's address while the buffer goes on (@buf_more, the CQE's
+ * IORING_CQE_F_BUF_MORE), from the address of its entry behind the head
+ * when it was the last piece. Held, it is the rest at the head: where the
+ * kernel stores next.
+ */
+static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead,
+					 bool buf_more)
 {
-	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1 };
+	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1,
+				 .consumed = (p->flags & UC_PICK_CQE) && !buf_more };
 
 	pbuf_find(&s, ring, p->bgid);
 	if (!s.r.ok) {
@@ -430,7 +455,18 @@ static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool sca
 	}
 	p->addr = s.addr;
 	p->len = s.len;
-	if (scan_ahead)
+	if (s.r.inc) {
+		p->flags |= UC_PICK_INC;
+		if (p->flags & UC_PICK_CQE) {
+			p->len = p->res > 0 ? p->res : 0;
+			if (buf_more)
+				p->addr = s.addr - p->len;
+		}
+		/* the scan's range: the piece, not the rest */
+		s.addr = p->addr;
+		s.len = p->len;
+	}
+	if (scan_ahead && s.len)
 		pbuf_scan_ahead(&s);
 	if (scan_ahead && s.again != (__u32)-1) {
 		p->flags |= UC_PICK_REPROVIDED;
@@ -589,13 +625,19 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 		p.bid = BPF_CORE_READ(kbuf, bid);
 	} else if (pbuf_ring_held(req, flags)) {
 		p.bid = BPF_CORE_READ(req, buf_index);
-		pbuf_resolve(&p, ring, false);
+		pbuf_resolve(&p, ring, false, false);
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
 	if (p.addr && !(p.flags & UC_PICK_UNRESOLVED) &&
 	    (w->seq == w->seq_sent_held && p.addr == w->addr_sent))
 		return 1;	/* told already */
+	/* Not found now (its entry far behind the head), this very buffer
+	 * told before: once is enough, resolved or not (each would count
+	 * as a gap). */
+	if ((p.flags & UC_PICK_UNRESOLVED) && w->seq == w->seq_sent_held &&
+	    p.bid == w->bid_sent)
+		return 1;
 	if (!pbuf_report_late((__u64)req))
 		return 1;
 	w->seq_sent_held = w->seq;
@@ -714,6 +756,98 @@ static __always_inline bool process_holds_mem(__u32 tgid, bool held_too)
 }
 
 /*
+ * A bundle (IORING_RECVSEND_BUNDLE): its CQE names the first buffer, but
+ * the kernel filled and took res bytes' worth of consecutive ring entries
+ * from there (io_bundle_nbufs(), committed before the CQE). @p, the first
+ * buffer's pick, already sent, is reused for each further buffer: from
+ * the entry after the first up to the head, until res bytes are covered.
+ * What cannot be read (past the head, PBUF_BUNDLE buffers) goes as one
+ * unresolved pick: counted and printed, never guessed. Global: only
+ * bundles reach it.
+ */
+#define PBUF_BUNDLE	16	/* buffers judged per bundle after its first */
+
+__noinline int pbuf_bundle(struct uc_pick *p, __u32 sid, __u32 tgid, int scan_ahead)
+{
+	struct pbuf_search s = { .again = (__u32)-1 };
+	struct pbuf_entry e;
+	__u32 covered, pos;
+	int k;
+
+	if (!p)
+		return 0;
+	s.bid = p->bid;
+	pbuf_find(&s, p->ctx, p->bgid);
+	if (!s.found || s.r.inc || p->res <= 0)
+		return 0;
+	covered = s.len;
+	pos = s.pos + 1;
+	p->flags = UC_PICK_CQE | UC_PICK_RING | UC_PICK_BUNDLE | (p->flags & UC_PICK_MORE);
+	p->other_seq = 0;
+	for (k = 0; k < PBUF_BUNDLE && covered < (__u32)p->res; k++, pos++) {
+		if ((__u16)(s.r.head - pos) == 0 || (__u16)(s.r.head - pos) > PBUF_BACK ||
+		    !pbuf_entry_at(&s.r, pos, &e))
+			break;
+		p->bid = e.bid;
+		p->addr = e.addr;
+		p->len = e.len;
+		p->flags &= ~UC_PICK_REPROVIDED;
+		covered += e.len;
+		if (scan_ahead && e.len) {
+			s.addr = e.addr;
+			s.len = e.len;
+			s.again = (__u32)-1;
+			pbuf_scan_ahead(&s);
+			if (s.again != (__u32)-1) {
+				p->flags |= UC_PICK_REPROVIDED;
+				p->again_pos = s.again;
+				p->avail = (__u16)(s.r.tail - s.r.head);
+			}
+		}
+		pbuf_send(p, sid, tgid);
+	}
+	if (covered < (__u32)p->res) {
+		p->flags = UC_PICK_CQE | UC_PICK_RING | UC_PICK_BUNDLE | UC_PICK_UNRESOLVED;
+		p->addr = 0;
+		p->len = 0;
+		pbuf_send(p, sid, tgid);
+	}
+	return 0;
+}
+
+/*
+ * Another watched request of the ring that holds buffer @p->bid of the
+ * group right now, while the kernel hands it back to @except: the
+ * program gave that buffer again while the first request held it (a
+ * MSG_WAITALL receive waiting for the rest), and the kernel gave it to a
+ * second request. The holder is told of, marked held (its CQE must end
+ * the hold), and named in @p (UC_PICK_DOUBLE): user space makes it hold
+ * the buffer before this CQE is judged, so the overlap rule sees both.
+ * Incremental rings are left out: there several requests share one
+ * buffer, each its own piece. Global: verified once.
+ */
+__noinline int pbuf_double(struct ring_info *ri, __u64 except, struct uc_pick *p)
+{
+	if (!ri || !p)
+		return 0;
+	for (__u32 i = 0; i < PBUF_WATCH; i++) {
+		struct pbuf_watch *w = pbuf_watch_at(ri, i);
+		__u64 req = w->req, seq = w->seq;
+
+		if (!req || req == except || w->bgid != p->bgid ||
+		    pbuf_bid_now((struct io_kiocb *)req) != p->bid)
+			continue;
+		if (!pbuf_report_late(req))
+			continue;
+		pbuf_mark_held(req, p->ctx, BPF_CORE_READ((struct io_kiocb *)req, cqe.user_data));
+		p->flags |= UC_PICK_DOUBLE;
+		p->other_seq = seq;
+		break;
+	}
+	return 0;
+}
+
+/*
  * A CQE with a buffer id on @ring: the buffer was the request's up to
  * now. Sent before the request's DONE (which forgets the request). @req
  * is 0 for a multishot request's CQEs before its last: found by
@@ -727,7 +861,7 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	struct pbuf_req *pr;
 	struct ring_info *ri;
 	__u32 sid, tgid;
-	bool held_sent, pickable, busy;
+	bool held_sent, pickable, busy, bundle;
 	__u64 key = req;
 
 	if (req) {
@@ -774,11 +908,16 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	p.flags = UC_PICK_CQE;
 	if (cflags & UC_CQE_F_MORE)
 		p.flags |= UC_PICK_MORE;
-	if (cflags & UC_CQE_F_BUF_MORE)
-		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
-	else
-		pbuf_resolve(&p, ring, pickable);
-	if (!(p.flags & UC_PICK_REPROVIDED) && !busy)
+	pbuf_resolve(&p, ring, pickable, cflags & UC_CQE_F_BUF_MORE);
+	/* More data than the first buffer holds: a bundle's. */
+	bundle = (p.flags & (UC_PICK_RING | UC_PICK_UNRESOLVED | UC_PICK_INC)) == UC_PICK_RING &&
+		 res > 0 && (__u32)res > p.len;
+	/* Another request holding this very buffer now (it was given
+	 * twice): only where another buffer-select request is watched. */
+	if (ri && ri->pbuf_watched > 1 &&
+	    !(p.flags & (UC_PICK_UNRESOLVED | UC_PICK_INC)))
+		pbuf_double(ri, key, &p);
+	if (!(p.flags & (UC_PICK_REPROVIDED | UC_PICK_DOUBLE)) && !busy && !bundle)
 		return 0;
 	if (!pbuf_report_late(key))
 		return 0;
@@ -790,6 +929,8 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		for (__u32 i = 0; i < PBUF_WATCH; i++)
 			pbuf_watch_report(ri, i, key);
 	pbuf_send(&p, sid, tgid);
+	if (bundle)
+		pbuf_bundle(&p, sid, tgid, pickable);
 	return 0;
 }
 
