@@ -23,12 +23,17 @@
  * provide records (UC_EV_PROVIDE), since the kernel frees its copy at
  * the CQE.
  *
- * Not judged: incremental rings (IOU_PBUF_RING_INC, a buffer shared by
- * several CQEs), a bundle's buffers after its first, ring positions
- * further than PBUF_BACK behind the head or PBUF_AHEAD past it, and on
- * 6.1 (no group flags in its BTF; it maps a pinned ring page by page)
- * entries beyond the ring's first page. Each counts as unresolved or is not looked at: a
- * missed hazard, never a false one.
+ * A bundle's CQE covers several consecutive entries (pbuf_bundle()); an
+ * incremental ring's (IOU_PBUF_RING_INC) the piece it consumed
+ * (pbuf_resolve()). At a CQE, another watched request holding the same
+ * buffer id means the kernel handed one buffer to two (pbuf_double()).
+ *
+ * Not judged: ring positions further than PBUF_BACK behind the head or
+ * PBUF_AHEAD past it, a bundle's buffers past PBUF_BUNDLE, and on 6.1 (no
+ * group flags in its BTF; it maps a pinned ring page by page) entries
+ * beyond the ring's first page. Each counts as unresolved (printed at
+ * the end of the run) or is not looked at: a missed hazard, never a
+ * false one.
  */
 #ifndef __PROVIDED_BUFFERS_BPF_H
 #define __PROVIDED_BUFFERS_BPF_H
