@@ -440,43 +440,45 @@ __noinline bool pbuf_report_late(__u64 req)
  * head entry's address while the buffer goes on (@buf_more, the CQE's
  * IORING_CQE_F_BUF_MORE), from the address of its entry behind the head
  * when it was the last piece. Held, it is the rest at the head: where the
- * kernel stores next.
+ * kernel stores next. @s: the search, left for pbuf_bundle() (the ring,
+ * where the entry was).
  */
 static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead,
-					 bool buf_more)
+					 bool buf_more, struct pbuf_search *s)
 {
-	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1,
-				 .consumed = (p->flags & UC_PICK_CQE) && !buf_more };
-
-	pbuf_find(&s, ring, p->bgid);
-	if (!s.r.ok) {
+	__builtin_memset(s, 0, sizeof(*s));
+	s->bid = p->bid;
+	s->again = (__u32)-1;
+	s->consumed = (p->flags & UC_PICK_CQE) && !buf_more;
+	pbuf_find(s, ring, p->bgid);
+	if (!s->r.ok) {
 		p->flags |= UC_PICK_LEGACY;
 		return;
 	}
 	p->flags |= UC_PICK_RING;
-	if (!s.found) {
+	if (!s->found) {
 		p->flags |= UC_PICK_UNRESOLVED;
 		return;
 	}
-	p->addr = s.addr;
-	p->len = s.len;
-	if (s.r.inc) {
+	p->addr = s->addr;
+	p->len = s->len;
+	if (s->r.inc) {
 		p->flags |= UC_PICK_INC;
 		if (p->flags & UC_PICK_CQE) {
 			p->len = p->res > 0 ? p->res : 0;
 			if (buf_more)
-				p->addr = s.addr - p->len;
+				p->addr = s->addr - p->len;
 		}
 		/* the scan's range: the piece, not the rest */
-		s.addr = p->addr;
-		s.len = p->len;
+		s->addr = p->addr;
+		s->len = p->len;
 	}
-	if (scan_ahead && s.len)
-		pbuf_scan_ahead(&s);
-	if (scan_ahead && s.again != (__u32)-1) {
+	if (scan_ahead && s->len)
+		pbuf_scan_ahead(s);
+	if (scan_ahead && s->again != (__u32)-1) {
 		p->flags |= UC_PICK_REPROVIDED;
-		p->again_pos = s.again;
-		p->avail = (__u16)(s.r.tail - s.r.head);
+		p->again_pos = s->again;
+		p->avail = (__u16)(s->r.tail - s->r.head);
 	}
 }
 
@@ -629,8 +631,10 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 		p.len = BPF_CORE_READ(kbuf, len);
 		p.bid = BPF_CORE_READ(kbuf, bid);
 	} else if (pbuf_ring_held(req, flags)) {
+		struct pbuf_search s;
+
 		p.bid = BPF_CORE_READ(req, buf_index);
-		pbuf_resolve(&p, ring, false, false);
+		pbuf_resolve(&p, ring, false, false, &s);
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
@@ -764,34 +768,32 @@ static __always_inline bool process_holds_mem(__u32 tgid, bool held_too)
  * A bundle (IORING_RECVSEND_BUNDLE): its CQE names the first buffer, but
  * the kernel filled and took res bytes' worth of consecutive ring entries
  * from there (io_bundle_nbufs(), committed before the CQE). @p, the first
- * buffer's pick, already sent, is reused for each further buffer: from
- * the entry after the first up to the head, until res bytes are covered.
- * What cannot be read (past the head, PBUF_BUNDLE buffers) goes as one
- * unresolved pick: counted and printed, never guessed. Global: only
- * bundles reach it.
+ * buffer's pick, already sent, is reused for each further buffer, @s is
+ * the search that found the first: from the entry after it up to the
+ * head, until res bytes are covered. What cannot be read (past the head,
+ * PBUF_BUNDLE buffers) goes as one unresolved pick: counted and printed,
+ * never guessed. Global, and without a search of its own: only bundles
+ * reach it, and the CQE path's frames add up to the 512 bytes 6.1 and
+ * 6.12 allow (they count every frame a program can reach).
  */
 #define PBUF_BUNDLE	16	/* buffers judged per bundle after its first */
 
-__noinline int pbuf_bundle(struct uc_pick *p, __u32 sid, __u32 tgid, int scan_ahead)
+__noinline int pbuf_bundle(struct uc_pick *p, struct pbuf_search *s, __u32 sid,
+			   __u32 tgid, int scan_ahead)
 {
-	struct pbuf_search s = { .again = (__u32)-1 };
 	struct pbuf_entry e;
 	__u32 covered, pos;
 	int k;
 
-	if (!p)
+	if (!p || !s || !s->found || s->r.inc || p->res <= 0)
 		return 0;
-	s.bid = p->bid;
-	pbuf_find(&s, p->ctx, p->bgid);
-	if (!s.found || s.r.inc || p->res <= 0)
-		return 0;
-	covered = s.len;
-	pos = s.pos + 1;
+	covered = s->len;
+	pos = s->pos + 1;
 	p->flags = UC_PICK_CQE | UC_PICK_RING | UC_PICK_BUNDLE | (p->flags & UC_PICK_MORE);
 	p->other_seq = 0;
 	for (k = 0; k < PBUF_BUNDLE && covered < (__u32)p->res; k++, pos++) {
-		if ((__u16)(s.r.head - pos) == 0 || (__u16)(s.r.head - pos) > PBUF_BACK ||
-		    !pbuf_entry_at(&s.r, pos, &e))
+		if ((__u16)(s->r.head - pos) == 0 || (__u16)(s->r.head - pos) > PBUF_BACK ||
+		    !pbuf_entry_at(&s->r, pos, &e))
 			break;
 		p->bid = e.bid;
 		p->addr = e.addr;
@@ -799,14 +801,14 @@ __noinline int pbuf_bundle(struct uc_pick *p, __u32 sid, __u32 tgid, int scan_ah
 		p->flags &= ~UC_PICK_REPROVIDED;
 		covered += e.len;
 		if (scan_ahead && e.len) {
-			s.addr = e.addr;
-			s.len = e.len;
-			s.again = (__u32)-1;
-			pbuf_scan_ahead(&s);
-			if (s.again != (__u32)-1) {
+			s->addr = e.addr;
+			s->len = e.len;
+			s->again = (__u32)-1;
+			pbuf_scan_ahead(s);
+			if (s->again != (__u32)-1) {
 				p->flags |= UC_PICK_REPROVIDED;
-				p->again_pos = s.again;
-				p->avail = (__u16)(s.r.tail - s.r.head);
+				p->again_pos = s->again;
+				p->avail = (__u16)(s->r.tail - s->r.head);
 			}
 		}
 		pbuf_send(p, sid, tgid);
@@ -852,6 +854,22 @@ __noinline int pbuf_double(struct ring_info *ri, __u64 except, struct uc_pick *p
 	return 0;
 }
 
+/* The CQE path's pick and search: a per-CPU scratch, not the stack (the
+ * path's frames, counted together on 6.1 and 6.12, stay under 512 bytes
+ * with pbuf_bundle() and pbuf_double() below it). One program uses it,
+ * and a tracing program does not run nested in itself on one CPU. */
+struct pbuf_cqe {
+	struct uc_pick p;
+	struct pbuf_search s;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pbuf_cqe);
+} pbuf_cqes SEC(".maps");
+
 /*
  * A CQE with a buffer id on @ring: the buffer was the request's up to
  * now. Sent before the request's DONE (which forgets the request). @req
@@ -862,12 +880,14 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 			   __u32 cflags)
 {
 	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
-	struct uc_pick p = {};
+	struct pbuf_cqe *c;
+	struct uc_pick *p;
 	struct pbuf_req *pr;
 	struct ring_info *ri;
-	__u32 sid, tgid;
+	__u32 sid, tgid, zero = 0;
+	__u64 seq, key = req;
+	__u16 bgid;
 	bool held_sent, pickable, busy, bundle;
-	__u64 key = req;
 
 	if (req) {
 		int slot = inf_find(req);
@@ -876,8 +896,8 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		if (!v || v->ctx != ring || !(v->flags & INF_BSEL) ||
 		    !session_owned_by(v->session, v->owner))
 			return 0;
-		p.seq = v->seq;
-		p.bgid = v->bgid;
+		seq = v->seq;
+		bgid = v->bgid;
 		sid = v->session;
 		tgid = v->tgid;
 		held_sent = v->flags & INF_PBUF_HELD;
@@ -885,8 +905,8 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
 		if (!pr || !session_owned_by(pr->session, pr->owner))
 			return 0;
-		p.seq = pr->seq;
-		p.bgid = pr->bgid;
+		seq = pr->seq;
+		bgid = pr->bgid;
 		sid = pr->session;
 		tgid = pr->tgid;
 		held_sent = pr->held_sent;
@@ -906,36 +926,43 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	busy = held_sent || process_holds_mem(tgid, false);
 	if (!pickable && !busy)
 		return 0;
-	p.ctx = ring;
-	p.user_data = user_data;
-	p.res = res;
-	p.bid = cflags >> UC_CQE_BUFFER_SHIFT;
-	p.flags = UC_PICK_CQE;
+	c = bpf_map_lookup_elem(&pbuf_cqes, &zero);
+	if (!c)
+		return 0;
+	p = &c->p;
+	__builtin_memset(p, 0, sizeof(*p));
+	p->seq = seq;
+	p->bgid = bgid;
+	p->ctx = ring;
+	p->user_data = user_data;
+	p->res = res;
+	p->bid = cflags >> UC_CQE_BUFFER_SHIFT;
+	p->flags = UC_PICK_CQE;
 	if (cflags & UC_CQE_F_MORE)
-		p.flags |= UC_PICK_MORE;
-	pbuf_resolve(&p, ring, pickable, cflags & UC_CQE_F_BUF_MORE);
+		p->flags |= UC_PICK_MORE;
+	pbuf_resolve(p, ring, pickable, cflags & UC_CQE_F_BUF_MORE, &c->s);
 	/* More data than the first buffer holds: a bundle's. */
-	bundle = (p.flags & (UC_PICK_RING | UC_PICK_UNRESOLVED | UC_PICK_INC)) == UC_PICK_RING &&
-		 res > 0 && (__u32)res > p.len;
+	bundle = (p->flags & (UC_PICK_RING | UC_PICK_UNRESOLVED | UC_PICK_INC)) == UC_PICK_RING &&
+		 res > 0 && (__u32)res > p->len;
 	/* Another request holding this very buffer now (it was given
 	 * twice): only where another buffer-select request is watched. */
 	if (ri && ri->pbuf_watched > 1 &&
-	    !(p.flags & (UC_PICK_UNRESOLVED | UC_PICK_INC)))
-		pbuf_double(ri, key, &p);
-	if (!(p.flags & (UC_PICK_REPROVIDED | UC_PICK_DOUBLE)) && !busy && !bundle)
+	    !(p->flags & (UC_PICK_UNRESOLVED | UC_PICK_INC)))
+		pbuf_double(ri, key, p);
+	if (!(p->flags & (UC_PICK_REPROVIDED | UC_PICK_DOUBLE)) && !busy && !bundle)
 		return 0;
 	if (!pbuf_report_late(key))
 		return 0;
 	/* Another request told to hold this buffer that holds it no more. */
-	pbuf_release_stale(ring, key, p.bgid, p.bid);
+	pbuf_release_stale(ring, key, p->bgid, p->bid);
 	/* A copy another request of the ring could pick: those must be
 	 * known too (checker/provided_buffers.c, pickable()). */
-	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
+	if ((p->flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
 		for (__u32 i = 0; i < PBUF_WATCH; i++)
 			pbuf_watch_report(ri, i, key);
-	pbuf_send(&p, sid, tgid);
+	pbuf_send(p, sid, tgid);
 	if (bundle)
-		pbuf_bundle(&p, sid, tgid, pickable);
+		pbuf_bundle(p, &c->s, sid, tgid, pickable);
 	return 0;
 }
 
