@@ -2,7 +2,7 @@
 /*
  * A RECV bundle (IORING_RECVSEND_BUNDLE) finds 150 bytes waiting and
  * takes several 64-byte buffers of its group at once: bids 0 and 1 at
- * least (6.18 takes two on a first try, 128 bytes); its CQE names only
+ * least (its length, 150, bounds what it takes); its CQE names only
  * bid 0. A READ from an empty pipe into bid 1's memory is in flight
  * meanwhile: the bundle stored into memory that READ still holds.
  * Overlap, on the bundle's second buffer.
@@ -52,7 +52,7 @@ int main(void)
 
 	feed(s[1], 150, 1);
 	sqe = get_sqe(&ring);
-	io_uring_prep_recv(sqe, s[0], NULL, 0, 0);
+	io_uring_prep_recv(sqe, s[0], NULL, 150, 0);	/* at most: 6.12 takes one buffer without */
 	sqe->flags |= IOSQE_BUFFER_SELECT;
 	sqe->buf_group = BGID;
 	sqe->ioprio |= IORING_RECVSEND_BUNDLE;

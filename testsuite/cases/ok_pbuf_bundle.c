@@ -33,7 +33,7 @@ static int bundle(struct io_uring *ring, int fd, __u64 ud)
 	struct io_uring_sqe *sqe = get_sqe(ring);
 	struct cqe_copy c;
 
-	io_uring_prep_recv(sqe, fd, NULL, 0, 0);
+	io_uring_prep_recv(sqe, fd, NULL, 150, 0);	/* at most: 6.12 takes one buffer without */
 	sqe->flags |= IOSQE_BUFFER_SELECT;
 	sqe->buf_group = BGID;
 	sqe->ioprio |= IORING_RECVSEND_BUNDLE;
