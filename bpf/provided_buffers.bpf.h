@@ -439,9 +439,9 @@ __noinline bool pbuf_report_late(__u64 req)
  * is left. At a CQE (UC_PICK_CQE) the piece is res bytes: just below the
  * head entry's address while the buffer goes on (@buf_more, the CQE's
  * IORING_CQE_F_BUF_MORE), from the address of its entry behind the head
- * when it was the last piece. Held, it is the rest at the head: where the
- * kernel stores next. @s: the search, left for pbuf_bundle() (the ring,
- * where the entry was).
+ * when it was the last piece. Held, it is the rest at the head (the
+ * caller does not judge that: the request takes only part of it). @s:
+ * the search, left for pbuf_bundle() (the ring, where the entry was).
  */
 static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead,
 					 bool buf_more, struct pbuf_search *s)
@@ -635,6 +635,11 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 
 		p.bid = BPF_CORE_READ(req, buf_index);
 		pbuf_resolve(&p, ring, false, false, &s);
+		/* An incremental buffer held across a wait: how much of its
+		 * rest the request takes is known only at its CQE (judged
+		 * then). The whole rest would be a false overlap. */
+		if (p.flags & UC_PICK_INC)
+			return 0;
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
