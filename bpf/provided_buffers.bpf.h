@@ -23,12 +23,17 @@
  * provide records (UC_EV_PROVIDE), since the kernel frees its copy at
  * the CQE.
  *
- * Not judged: incremental rings (IOU_PBUF_RING_INC, a buffer shared by
- * several CQEs), a bundle's buffers after its first, ring positions
- * further than PBUF_BACK behind the head or PBUF_AHEAD past it, and on
- * 6.1 (no group flags in its BTF; it maps a pinned ring page by page)
- * entries beyond the ring's first page. Each counts as unresolved or is not looked at: a
- * missed hazard, never a false one.
+ * A bundle's CQE covers several consecutive entries (pbuf_bundle()); an
+ * incremental ring's (IOU_PBUF_RING_INC) the piece it consumed
+ * (pbuf_resolve()). At a CQE, another watched request holding the same
+ * buffer id means the kernel handed one buffer to two (pbuf_double()).
+ *
+ * Not judged: ring positions further than PBUF_BACK behind the head or
+ * PBUF_AHEAD past it, a bundle's buffers past PBUF_BUNDLE, and on 6.1 (no
+ * group flags in its BTF; it maps a pinned ring page by page) entries
+ * beyond the ring's first page. Each counts as unresolved (printed at
+ * the end of the run) or is not looked at: a missed hazard, never a
+ * false one.
  */
 #ifndef __PROVIDED_BUFFERS_BPF_H
 #define __PROVIDED_BUFFERS_BPF_H
@@ -163,11 +168,12 @@ struct pbuf_ring {
 	__u16 head;		/* the kernel's */
 	__u16 tail;		/* the program's */
 	bool first_page;	/* only the first page is mapped contiguously */
+	bool inc;		/* IOU_PBUF_RING_INC: consumed piece by piece */
 	bool ok;
 };
 
 /*
- * A ring group's state, or ok = false (legacy or incremental group). The
+ * A ring group's state, or ok = false (a legacy group). The
  * fields read lie in the struct's first 32 bytes on every kernel (6.1:
  * buf_ring at 8, mask at 24; 6.12 and 6.18: flags ends at 28): one copy
  * instead of one per field, each copy being most of the cost here.
@@ -187,6 +193,7 @@ static __always_inline void pbuf_ring_read(struct io_buffer_list *bl,
 	__u32 flags;
 
 	r->ok = false;
+	r->inc = false;
 	if (!bl || bpf_core_field_offset(struct io_buffer_list, mask) + 2 > PBUF_BL_SPAN ||
 	    bpf_probe_read_kernel(&c, sizeof(c), bl))
 		return;
@@ -194,8 +201,9 @@ static __always_inline void pbuf_ring_read(struct io_buffer_list *bl,
 		if (bpf_core_field_offset(struct io_buffer_list, flags) + 2 > PBUF_BL_SPAN)
 			return;
 		flags = PBUF_BL_U16(c, flags);
-		if (!(flags & iobl_buf_ring) || (iobl_inc && (flags & iobl_inc)))
+		if (!(flags & iobl_buf_ring))
 			return;
+		r->inc = iobl_inc && (flags & iobl_inc);
 	} else if (bpf_core_field_exists(struct io_buffer_list___pages, buf_nr_pages)) {
 		/* 6.1: a ring group is one with pinned pages */
 		if (!BPF_CORE_READ((struct io_buffer_list___pages *)bl, buf_nr_pages))
@@ -227,9 +235,13 @@ struct pbuf_search {
 	struct pbuf_ring r;
 	__u16 bid;
 	bool found;
+	bool consumed;		/* incremental: the buffer's last piece (its
+				 * entry is behind the head), not the piece
+				 * at the head */
 	__u64 addr;
 	__u32 len;
 	__u32 again;		/* reprovided: its ring position */
+	__u32 pos;		/* found: its ring position */
 };
 
 /* Behind the head, nearest first: the entries the kernel took last. */
@@ -243,6 +255,7 @@ static long pbuf_back_step(__u64 i, struct pbuf_search *s)
 		return 0;
 	s->addr = e.addr;
 	s->len = e.len;
+	s->pos = (__u32)s->r.head - 1 - i;
 	s->found = true;
 	return 1;
 }
@@ -345,17 +358,21 @@ __noinline int pbuf_find(struct pbuf_search *out, __u64 ring, __u32 bgid)
 	pbuf_ring_read(pbuf_list((struct io_ring_ctx *)ring, bgid), &s.r);
 	if (!s.r.ok)
 		goto out;
-	bpf_loop(PBUF_BACK, pbuf_back_step, &s, 0);
-	if (!s.found) {
-		/* Picked but not committed yet (the head moves at the CQE). */
+	/* An incremental ring's buffer stays at the head until its last
+	 * byte is consumed: behind the head is an earlier lap's entry. */
+	if (!s.r.inc || s.consumed)
+		bpf_loop(PBUF_BACK, pbuf_back_step, &s, 0);
+	if (!s.found && !(s.r.inc && s.consumed)) {
+		/* Picked but not committed yet (the head moves at the CQE),
+		 * or an incremental ring's buffer still in use. */
 		struct pbuf_entry e;
 
 		if (pbuf_entry_at(&s.r, s.r.head, &e) && e.bid == s.bid) {
 			s.addr = e.addr;
 			s.len = e.len;
+			s.pos = s.r.head;
 			s.found = true;
 		}
-		goto out;
 	}
 out:
 	*out = s;
@@ -412,30 +429,56 @@ __noinline bool pbuf_report_late(__u64 req)
 	return true;
 }
 
-/* The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
- * plain ring group) UC_PICK_LEGACY for user space to look up. */
-static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead)
+/*
+ * The buffer of @bid in group @bgid into @p: a ring's entry, or (not a
+ * ring group) UC_PICK_LEGACY for user space to look up.
+ *
+ * An incremental ring (IOU_PBUF_RING_INC) consumes a buffer piece by
+ * piece: the kernel moves the entry's addr past each piece it hands out
+ * (io_kbuf_inc_commit()) and keeps the entry at the head until nothing
+ * is left. At a CQE (UC_PICK_CQE) the piece is res bytes: just below the
+ * head entry's address while the buffer goes on (@buf_more, the CQE's
+ * IORING_CQE_F_BUF_MORE), from the address of its entry behind the head
+ * when it was the last piece. Held, it is the rest at the head (the
+ * caller does not judge that: the request takes only part of it). @s:
+ * the search, left for pbuf_bundle() (the ring, where the entry was).
+ */
+static __always_inline void pbuf_resolve(struct uc_pick *p, __u64 ring, bool scan_ahead,
+					 bool buf_more, struct pbuf_search *s)
 {
-	struct pbuf_search s = { .bid = p->bid, .again = (__u32)-1 };
-
-	pbuf_find(&s, ring, p->bgid);
-	if (!s.r.ok) {
+	__builtin_memset(s, 0, sizeof(*s));
+	s->bid = p->bid;
+	s->again = (__u32)-1;
+	s->consumed = (p->flags & UC_PICK_CQE) && !buf_more;
+	pbuf_find(s, ring, p->bgid);
+	if (!s->r.ok) {
 		p->flags |= UC_PICK_LEGACY;
 		return;
 	}
 	p->flags |= UC_PICK_RING;
-	if (!s.found) {
+	if (!s->found) {
 		p->flags |= UC_PICK_UNRESOLVED;
 		return;
 	}
-	p->addr = s.addr;
-	p->len = s.len;
-	if (scan_ahead)
-		pbuf_scan_ahead(&s);
-	if (scan_ahead && s.again != (__u32)-1) {
+	p->addr = s->addr;
+	p->len = s->len;
+	if (s->r.inc) {
+		p->flags |= UC_PICK_INC;
+		if (p->flags & UC_PICK_CQE) {
+			p->len = p->res > 0 ? p->res : 0;
+			if (buf_more)
+				p->addr = s->addr - p->len;
+		}
+		/* the scan's range: the piece, not the rest */
+		s->addr = p->addr;
+		s->len = p->len;
+	}
+	if (scan_ahead && s->len)
+		pbuf_scan_ahead(s);
+	if (scan_ahead && s->again != (__u32)-1) {
 		p->flags |= UC_PICK_REPROVIDED;
-		p->again_pos = s.again;
-		p->avail = (__u16)(s.r.tail - s.r.head);
+		p->again_pos = s->again;
+		p->avail = (__u16)(s->r.tail - s->r.head);
 	}
 }
 
@@ -588,14 +631,27 @@ static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 		p.len = BPF_CORE_READ(kbuf, len);
 		p.bid = BPF_CORE_READ(kbuf, bid);
 	} else if (pbuf_ring_held(req, flags)) {
+		struct pbuf_search s;
+
 		p.bid = BPF_CORE_READ(req, buf_index);
-		pbuf_resolve(&p, ring, false);
+		pbuf_resolve(&p, ring, false, false, &s);
+		/* An incremental buffer held across a wait: how much of its
+		 * rest the request takes is known only at its CQE (judged
+		 * then). The whole rest would be a false overlap. */
+		if (p.flags & UC_PICK_INC)
+			return 0;
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
 	if (p.addr && !(p.flags & UC_PICK_UNRESOLVED) &&
 	    (w->seq == w->seq_sent_held && p.addr == w->addr_sent))
 		return 1;	/* told already */
+	/* Not found now (its entry far behind the head), this very buffer
+	 * told before: once is enough, resolved or not (each would count
+	 * as a gap). */
+	if ((p.flags & UC_PICK_UNRESOLVED) && w->seq == w->seq_sent_held &&
+	    p.bid == w->bid_sent)
+		return 1;
 	if (!pbuf_report_late((__u64)req))
 		return 1;
 	w->seq_sent_held = w->seq;
@@ -714,6 +770,112 @@ static __always_inline bool process_holds_mem(__u32 tgid, bool held_too)
 }
 
 /*
+ * A bundle (IORING_RECVSEND_BUNDLE): its CQE names the first buffer, but
+ * the kernel filled and took res bytes' worth of consecutive ring entries
+ * from there (io_bundle_nbufs(), committed before the CQE). @p, the first
+ * buffer's pick, already sent, is reused for each further buffer, @s is
+ * the search that found the first: from the entry after it up to the
+ * head, until res bytes are covered. What cannot be read (past the head,
+ * PBUF_BUNDLE buffers) goes as one unresolved pick: counted and printed,
+ * never guessed. Global, and without a search of its own: only bundles
+ * reach it, and the CQE path's frames add up to the 512 bytes 6.1 and
+ * 6.12 allow (they count every frame a program can reach).
+ */
+#define PBUF_BUNDLE	16	/* buffers judged per bundle after its first */
+
+__noinline int pbuf_bundle(struct uc_pick *p, struct pbuf_search *s, __u32 sid,
+			   __u32 tgid, int scan_ahead)
+{
+	struct pbuf_entry e;
+	__u32 covered, pos;
+	int k;
+
+	if (!p || !s || !s->found || s->r.inc || p->res <= 0)
+		return 0;
+	covered = s->len;
+	pos = s->pos + 1;
+	p->flags = UC_PICK_CQE | UC_PICK_RING | UC_PICK_BUNDLE | (p->flags & UC_PICK_MORE);
+	p->other_seq = 0;
+	for (k = 0; k < PBUF_BUNDLE && covered < (__u32)p->res; k++, pos++) {
+		if ((__u16)(s->r.head - pos) == 0 || (__u16)(s->r.head - pos) > PBUF_BACK ||
+		    !pbuf_entry_at(&s->r, pos, &e))
+			break;
+		p->bid = e.bid;
+		p->addr = e.addr;
+		p->len = e.len;
+		p->flags &= ~UC_PICK_REPROVIDED;
+		covered += e.len;
+		if (scan_ahead && e.len) {
+			s->addr = e.addr;
+			s->len = e.len;
+			s->again = (__u32)-1;
+			pbuf_scan_ahead(s);
+			if (s->again != (__u32)-1) {
+				p->flags |= UC_PICK_REPROVIDED;
+				p->again_pos = s->again;
+				p->avail = (__u16)(s->r.tail - s->r.head);
+			}
+		}
+		pbuf_send(p, sid, tgid);
+	}
+	if (covered < (__u32)p->res) {
+		p->flags = UC_PICK_CQE | UC_PICK_RING | UC_PICK_BUNDLE | UC_PICK_UNRESOLVED;
+		p->addr = 0;
+		p->len = 0;
+		pbuf_send(p, sid, tgid);
+	}
+	return 0;
+}
+
+/*
+ * Another watched request of the ring that holds buffer @p->bid of the
+ * group right now, while the kernel hands it back to @except: the
+ * program gave that buffer again while the first request held it (a
+ * MSG_WAITALL receive waiting for the rest), and the kernel gave it to a
+ * second request. The holder is told of, marked held (its CQE must end
+ * the hold), and named in @p (UC_PICK_DOUBLE): user space makes it hold
+ * the buffer before this CQE is judged, so the overlap rule sees both.
+ * Incremental rings are left out: there several requests share one
+ * buffer, each its own piece. Global: verified once.
+ */
+__noinline int pbuf_double(struct ring_info *ri, __u64 except, struct uc_pick *p)
+{
+	if (!ri || !p)
+		return 0;
+	for (__u32 i = 0; i < PBUF_WATCH; i++) {
+		struct pbuf_watch *w = pbuf_watch_at(ri, i);
+		__u64 req = w->req, seq = w->seq;
+
+		if (!req || req == except || w->bgid != p->bgid ||
+		    pbuf_bid_now((struct io_kiocb *)req) != p->bid)
+			continue;
+		if (!pbuf_report_late(req))
+			continue;
+		pbuf_mark_held(req, p->ctx, BPF_CORE_READ((struct io_kiocb *)req, cqe.user_data));
+		p->flags |= UC_PICK_DOUBLE;
+		p->other_seq = seq;
+		break;
+	}
+	return 0;
+}
+
+/* The CQE path's pick and search: a per-CPU scratch, not the stack (the
+ * path's frames, counted together on 6.1 and 6.12, stay under 512 bytes
+ * with pbuf_bundle() and pbuf_double() below it). One program uses it,
+ * and a tracing program does not run nested in itself on one CPU. */
+struct pbuf_cqe {
+	struct uc_pick p;
+	struct pbuf_search s;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pbuf_cqe);
+} pbuf_cqes SEC(".maps");
+
+/*
  * A CQE with a buffer id on @ring: the buffer was the request's up to
  * now. Sent before the request's DONE (which forgets the request). @req
  * is 0 for a multishot request's CQEs before its last: found by
@@ -723,12 +885,14 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 			   __u32 cflags)
 {
 	struct pbuf_key k = { .ctx = ring, .user_data = user_data };
-	struct uc_pick p = {};
+	struct pbuf_cqe *c;
+	struct uc_pick *p;
 	struct pbuf_req *pr;
 	struct ring_info *ri;
-	__u32 sid, tgid;
-	bool held_sent, pickable, busy;
-	__u64 key = req;
+	__u32 sid, tgid, zero = 0;
+	__u64 seq, key = req;
+	__u16 bgid;
+	bool held_sent, pickable, busy, bundle;
 
 	if (req) {
 		int slot = inf_find(req);
@@ -737,8 +901,8 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		if (!v || v->ctx != ring || !(v->flags & INF_BSEL) ||
 		    !session_owned_by(v->session, v->owner))
 			return 0;
-		p.seq = v->seq;
-		p.bgid = v->bgid;
+		seq = v->seq;
+		bgid = v->bgid;
 		sid = v->session;
 		tgid = v->tgid;
 		held_sent = v->flags & INF_PBUF_HELD;
@@ -746,8 +910,8 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 		pr = bpf_map_lookup_elem(&pbuf_reqs, &k);
 		if (!pr || !session_owned_by(pr->session, pr->owner))
 			return 0;
-		p.seq = pr->seq;
-		p.bgid = pr->bgid;
+		seq = pr->seq;
+		bgid = pr->bgid;
 		sid = pr->session;
 		tgid = pr->tgid;
 		held_sent = pr->held_sent;
@@ -767,29 +931,43 @@ __noinline int pbuf_on_cqe(__u64 ring, __u64 req, __u64 user_data, __s32 res,
 	busy = held_sent || process_holds_mem(tgid, false);
 	if (!pickable && !busy)
 		return 0;
-	p.ctx = ring;
-	p.user_data = user_data;
-	p.res = res;
-	p.bid = cflags >> UC_CQE_BUFFER_SHIFT;
-	p.flags = UC_PICK_CQE;
+	c = bpf_map_lookup_elem(&pbuf_cqes, &zero);
+	if (!c)
+		return 0;
+	p = &c->p;
+	__builtin_memset(p, 0, sizeof(*p));
+	p->seq = seq;
+	p->bgid = bgid;
+	p->ctx = ring;
+	p->user_data = user_data;
+	p->res = res;
+	p->bid = cflags >> UC_CQE_BUFFER_SHIFT;
+	p->flags = UC_PICK_CQE;
 	if (cflags & UC_CQE_F_MORE)
-		p.flags |= UC_PICK_MORE;
-	if (cflags & UC_CQE_F_BUF_MORE)
-		p.flags |= UC_PICK_UNRESOLVED;	/* incremental: a part of it */
-	else
-		pbuf_resolve(&p, ring, pickable);
-	if (!(p.flags & UC_PICK_REPROVIDED) && !busy)
+		p->flags |= UC_PICK_MORE;
+	pbuf_resolve(p, ring, pickable, cflags & UC_CQE_F_BUF_MORE, &c->s);
+	/* More data than the first buffer holds: a bundle's. */
+	bundle = (p->flags & (UC_PICK_RING | UC_PICK_UNRESOLVED | UC_PICK_INC)) == UC_PICK_RING &&
+		 res > 0 && (__u32)res > p->len;
+	/* Another request holding this very buffer now (it was given
+	 * twice): only where another buffer-select request is watched. */
+	if (ri && ri->pbuf_watched > 1 &&
+	    !(p->flags & (UC_PICK_UNRESOLVED | UC_PICK_INC)))
+		pbuf_double(ri, key, p);
+	if (!(p->flags & (UC_PICK_REPROVIDED | UC_PICK_DOUBLE)) && !busy && !bundle)
 		return 0;
 	if (!pbuf_report_late(key))
 		return 0;
 	/* Another request told to hold this buffer that holds it no more. */
-	pbuf_release_stale(ring, key, p.bgid, p.bid);
+	pbuf_release_stale(ring, key, p->bgid, p->bid);
 	/* A copy another request of the ring could pick: those must be
 	 * known too (checker/provided_buffers.c, pickable()). */
-	if ((p.flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
+	if ((p->flags & UC_PICK_REPROVIDED) && !(cflags & UC_CQE_F_MORE) && ri)
 		for (__u32 i = 0; i < PBUF_WATCH; i++)
 			pbuf_watch_report(ri, i, key);
-	pbuf_send(&p, sid, tgid);
+	pbuf_send(p, sid, tgid);
+	if (bundle)
+		pbuf_bundle(p, &c->s, sid, tgid, pickable);
 	return 0;
 }
 

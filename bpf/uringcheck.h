@@ -339,6 +339,12 @@ struct uc_done {
 						 * again_pos) before this CQE */
 #define UC_PICK_MORE		(1u << 6)	/* multishot: the request goes on */
 #define UC_PICK_RELEASED	(1u << 7)	/* UC_PICK_HELD: held no more, unused */
+#define UC_PICK_INC		(1u << 8)	/* an incremental ring's: the range is
+						 * the part this CQE consumed (len 0:
+						 * none) */
+#define UC_PICK_BUNDLE		(1u << 9)	/* a bundle's buffer after its first */
+#define UC_PICK_DOUBLE		(1u << 10)	/* request other_seq holds this
+						 * buffer id too, right now */
 
 struct uc_pick {
 	struct uc_hdr hdr;
@@ -353,6 +359,7 @@ struct uc_pick {
 	__u32 flags;		/* UC_PICK_* */
 	__u32 again_pos;	/* UC_PICK_REPROVIDED: where, in the ring */
 	__u32 avail;		/* ... entries available to the kernel then */
+	__u64 other_seq;	/* UC_PICK_DOUBLE: the other holder */
 };
 
 /* Request @seq waits on a pipe or socket: the receiving end it moves

@@ -315,6 +315,15 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 	if (ck->malformed)
 		report_warning(rep, pid, "%llu malformed events ignored",
 			       (unsigned long long)ck->malformed);
+	/* Picks whose buffer was not found (bpf/provided_buffers.bpf.h's
+	 * bounds, a bundle's tail, legacy ids never seen provided). */
+	if (ck->picks_unresolved)
+		report_warning(rep, pid, "%llu provided buffer%s picked but not judged: "
+			       "%s address could not be found (docs/hazards.md, "
+			       "Provided buffers, Limits)",
+			       (unsigned long long)ck->picks_unresolved,
+			       ck->picks_unresolved == 1 ? "" : "s",
+			       ck->picks_unresolved == 1 ? "its" : "their");
 	if (ck->rings_unreadable)
 		report_warning(rep, pid, "%llu ring teardowns with unreadable drop "
 			       "counters (dropped not judged there)",

@@ -80,6 +80,12 @@ static void on_submit(struct uc_dispatch *d, const struct uc_submit *s)
  *
  * Legacy groups (IORING_OP_PROVIDE_BUFFERS) are resolved from the model:
  * the kernel's record of a legacy buffer is freed when it hands it back.
+ *
+ * A bundle's CQE comes as one pick per buffer (UC_PICK_BUNDLE after the
+ * first); an incremental ring's as the piece that CQE consumed (none:
+ * nothing to judge, and nothing unresolved either). A pick the kernel
+ * side saw held by another request too (UC_PICK_DOUBLE) first makes
+ * that request hold it, so the rules judge the two against each other.
  */
 static void on_pick(struct uc_dispatch *d, const struct uc_pick *p)
 {
@@ -94,6 +100,12 @@ static void on_pick(struct uc_dispatch *d, const struct uc_pick *p)
 		/* The kernel took the buffer back unused (a receive that
 		 * had to wait): another request may hold it now. */
 		tracker_release(t, r);
+		return;
+	}
+	if ((p->flags & UC_PICK_INC) && !len && !(p->flags & UC_PICK_UNRESOLVED)) {
+		/* nothing consumed: nothing was held */
+		if (p->flags & UC_PICK_CQE)
+			tracker_release(t, r);
 		return;
 	}
 	ck->picks++;
@@ -121,6 +133,15 @@ static void on_pick(struct uc_dispatch *d, const struct uc_pick *p)
 		return;
 	}
 	/* At its CQE */
+	if (p->flags & UC_PICK_DOUBLE) {
+		struct uc_request *o = tracker_request(t, p->other_seq);
+
+		if (o && o != r && o->as == r->as && !tracker_holds(o, addr, end)) {
+			tracker_release(t, o);
+			evidence_mark_pick(&ck->ev, o);
+			tracker_hold(t, o, addr, end);
+		}
+	}
 	RUN(d, on_pick, r, p, addr, end);
 	tracker_release(t, r);
 }

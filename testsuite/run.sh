@@ -724,6 +724,23 @@ if want "runner: cqe-skip on tmpfs"; then
 	else fail "runner: cqe-skip on tmpfs" "run $bad reported or failed" "$TMP/ts.log"; fi
 fi
 
+if want "runner: pbuf gap"; then
+	# A provided buffer whose ring entry is past the searched positions
+	# (rt_pbuf_gap.c): printed at the end of the run, without --stats,
+	# counted in JSON, and the target's status kept.
+	$UC --log-file="$TMP/gap.log" --json="$TMP/gap.json" -- "$BIN/rt_pbuf_gap" \
+		>/dev/null 2>&1
+	rc=$?
+	if [ $rc = 0 ] &&
+	   grep -q 'WARNING: uringcheck: 1 provided buffer picked but not judged: its address could not be found' "$TMP/gap.log" &&
+	   grep -q '"provided_buffers_unresolved":1,' "$TMP/gap.json"; then
+		pass "runner: pbuf gap: an unresolved pick is printed and counted in JSON"
+	else
+		cat "$TMP/gap.log" "$TMP/gap.json" >"$TMP/gap.fail" 2>/dev/null
+		fail "runner: pbuf gap" "exit $rc, or no warning or JSON count" "$TMP/gap.fail"
+	fi
+fi
+
 if want "runner: shared table"; then
 	# While another instance keeps the shared programs (and their in-flight
 	# table) alive: a program exits with 2048 requests in flight (the

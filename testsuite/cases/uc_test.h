@@ -295,4 +295,41 @@ static inline void recv_hold(struct io_uring *ring, int s[2], int bgid, __u64 ud
 	require_no_cqe(ring, "the MSG_WAITALL RECV waits for the rest");
 }
 
+/*
+ * Newer than liburing 2.3's headers (the uapi values): bundles (6.10+),
+ * incremental buffer rings (6.12+, the flag goes in what 2.3 calls the
+ * registration's pad, newer headers its flags).
+ */
+#ifndef IORING_RECVSEND_BUNDLE
+#define IORING_RECVSEND_BUNDLE	(1U << 4)
+#endif
+#define UC_IOU_PBUF_RING_INC	2
+#ifndef IORING_CQE_F_BUF_MORE
+#define IORING_CQE_F_BUF_MORE	(1U << 4)
+#endif
+
+/* An incremental ring (IOU_PBUF_RING_INC): buffers consumed piece by
+ * piece. Exits 77 (skip) where the kernel has none. */
+static inline struct io_uring_buf_ring *buf_ring_setup_inc(struct io_uring *ring,
+							   unsigned entries, int bgid)
+{
+	struct io_uring_buf_reg reg = { 0 };
+	void *mem = mmap(NULL, entries * sizeof(struct io_uring_buf),
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int ret;
+
+	if (mem == MAP_FAILED)
+		fail("buf_ring_setup_inc: mmap: %s", strerror(errno));
+	io_uring_buf_ring_init((struct io_uring_buf_ring *)mem);
+	reg.ring_addr = (unsigned long)mem;
+	reg.ring_entries = entries;
+	reg.bgid = bgid;
+	reg.pad = UC_IOU_PBUF_RING_INC;
+	ret = io_uring_register_buf_ring(ring, &reg, 0);
+	if (ret == -EINVAL)
+		exit(77);
+	URING(ret);
+	return (struct io_uring_buf_ring *)mem;
+}
+
 #endif /* UC_TEST_H */
