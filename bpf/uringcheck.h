@@ -174,6 +174,13 @@ enum uc_stat {
 	UC_STAT_ENDS_UNSEEN,	/* CQEs of a followed process's requests never
 				 * seen submitted: attached, the requests in
 				 * flight at the attach (not judged) */
+	UC_STAT_SYNC_CLEARED,	/* sync calls cleared in the kernel while
+				 * memory was in flight: no in-flight read's
+				 * span reaches their bytes
+				 * (bpf/sync_calls.bpf.h), no record sent */
+	UC_STAT_SYNC_UNINDEXED,	/* sync calls sent because the kernel could
+				 * not narrow them: a span that is the whole
+				 * address space, or a vectored call */
 	UC_STAT__COUNT,
 };
 

@@ -69,6 +69,8 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
 	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
+	[UC_STAT_SYNC_CLEARED] = "sync_calls_cleared_in_kernel",
+	[UC_STAT_SYNC_UNINDEXED] = "sync_calls_sent_unindexed",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
