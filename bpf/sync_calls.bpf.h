@@ -76,8 +76,35 @@ static __always_inline bool sync_vectored(long id);
 struct sync_probe {
 	__u32 tgid;
 	__u32 found;		/* SYNC_* */
-	__u64 lo, hi;		/* the call's bytes [lo, hi); 0, ~0: unknown */
+	__u64 nr;		/* the call */
+	__u64 regs;		/* its registers at entry (struct pt_regs) */
+	__u64 lo, hi;		/* its bytes [lo, hi), once read; 0, ~0: unknown */
+	bool read;		/* lo and hi read */
 };
+
+/* The call's bytes, read at the first ring with memory in flight only: a
+ * process whose rings are idle pays no read of its registers. */
+static __always_inline void sync_call_bytes(struct sync_probe *p)
+{
+	const void *regs = (const void *)p->regs;
+	__u64 len;
+
+	p->read = true;
+	p->lo = 0;
+	p->hi = ~0ULL;
+	if (sync_vectored(p->nr))
+		return;		/* its ranges are in user memory: not read */
+	if (p->nr == UC_NR_GETRANDOM) {
+		p->lo = UC_REG(regs, di);
+		len = UC_REG(regs, si);
+	} else {
+		p->lo = UC_REG(regs, si);
+		len = UC_REG(regs, dx);
+	}
+	p->hi = p->lo + len;
+	if (p->hi < p->lo)
+		p->hi = ~0ULL;	/* wraps: to the top */
+}
 
 static long sync_ring_step(__u64 i, struct sync_probe *p)
 {
@@ -88,6 +115,8 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 	if (!ri || ri->tgid != p->tgid)
 		return 0;
 	if (ri->mem_inflight > 0) {
+		if (!p->read)
+			sync_call_bytes(p);
 		if (ri->sink_lo < p->hi && p->lo < ri->sink_hi) {
 			p->found = SYNC_MAY_HIT;
 			if ((!ri->sink_lo && ri->sink_hi == ~0ULL) ||
@@ -107,7 +136,7 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 }
 
 /*
- * May the sync call @id of process @tgid (its arguments in @regs) store
+ * May the sync call @id of process @tgid (its registers at @regs) store
  * into or load from the bytes of a read in flight on one of its rings, or
  * of a provided buffer held right now? Requests that hold no memory
  * (polls, timeouts) cannot collide with a call: liburing's poll-many
@@ -117,21 +146,8 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
  */
 static __always_inline bool sync_may_hit(__u32 tgid, __u32 sid, long id, struct pt_regs *regs)
 {
-	struct sync_probe p = { .tgid = tgid, .lo = 0, .hi = ~0ULL };
-	__u64 len;
+	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = (__u64)regs };
 
-	if (!sync_vectored(id)) {
-		if (id == UC_NR_GETRANDOM) {
-			p.lo = UC_REG(regs, di);
-			len = UC_REG(regs, si);
-		} else {
-			p.lo = UC_REG(regs, si);
-			len = UC_REG(regs, dx);
-		}
-		p.hi = p.lo + len;
-		if (p.hi < p.lo)
-			p.hi = ~0ULL;	/* wraps: to the top */
-	}
 	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);
 	if (!(p.found & SYNC_MAY_HIT)) {
 		/* Counted only where memory was in flight: a process whose
