@@ -14,6 +14,13 @@
  * written by two at once; a completion that races with it only leaves it
  * wider than needed. Ranges that did not fit the record (continuation
  * records) and buffer-select requests take the whole address space.
+ *
+ * A second span, kept the same way, covers only the requests that store
+ * into their ranges (reads, receives): sync-overlap's filter
+ * (bpf/sync_calls.bpf.h). A plain read(2) or write(2) is judged against
+ * an in-flight read's bytes only, so a call outside this span is cleared
+ * in the kernel; a ring with writes alone in flight has an empty one
+ * (lo above hi), which nothing reaches.
  */
 #ifndef __HEAP_BOUNDS_BPF_H
 #define __HEAP_BOUNDS_BPF_H
@@ -25,7 +32,7 @@
 
 static __always_inline void heap_bounds_note(struct ring_info *ri, const struct uc_submit *s)
 {
-	__u64 lo = ~0ULL, hi = 0;
+	__u64 lo = ~0ULL, hi = 0, slo = ~0ULL, shi = 0;
 
 	if (!s->nr_ranges || s->nr_ranges > s->nr_inline ||
 	    (s->flags & UC_SUB_BUFFER_SELECT)) {
@@ -47,15 +54,27 @@ static __always_inline void heap_bounds_note(struct ring_info *ri, const struct 
 				hi = e;
 		}
 	}
+	/* The same direction user space judges a sync call by
+	 * (checker/rules/calls.c, sync_hit): the one in the record. */
+	if (s->direction == UC_DIR_SINK) {
+		slo = lo;
+		shi = hi;
+	}
 	if (ri->mem_inflight <= 0) {
 		ri->mem_lo = lo;
 		ri->mem_hi = hi;
+		ri->sink_lo = slo;
+		ri->sink_hi = shi;
 		return;
 	}
 	if (lo < ri->mem_lo)
 		ri->mem_lo = lo;
 	if (hi > ri->mem_hi)
 		ri->mem_hi = hi;
+	if (slo < ri->sink_lo)
+		ri->sink_lo = slo;
+	if (shi > ri->sink_hi)
+		ri->sink_hi = shi;
 }
 
 #endif /* __HEAP_BOUNDS_BPF_H */

@@ -36,6 +36,8 @@ struct ring_info {
 					 * (bpf/sync_calls.bpf.h) */
 	__u64 mem_lo, mem_hi;		/* ... the span of their ranges, at
 					 * least (bpf/heap_bounds.bpf.h) */
+	__u64 sink_lo, sink_hi;		/* ... of those that store (reads):
+					 * a sync call's only partners */
 	__u64 freed;			/* ends since the free stack was read */
 	__u64 ovf_cursor;		/* last request seen ending in a flush */
 	__u64 ovf_batch;		/* ... the batch it was in (its head) */

@@ -15,12 +15,25 @@
  * pipe look alike whether or not the data the read gets came from it.
  *
  * Cost: these calls are the most frequent on any machine. Every one pays
- * the tracked-process lookup; only a process that uses io_uring and has a
- * request holding memory in flight at that moment pays for a record and a
- * stack capture
- * (a process whose rings are idle pays the lookup and a visit of its
- * rings). recvmmsg/sendmmsg: their first UC_MMSG_MAX messages, each
- * judged on the bytes it moved (its msg_len at return).
+ * the tracked-process lookup and, in a process that uses io_uring, a
+ * visit of its rings. The verdict that nothing can collide is the
+ * kernel's: each ring keeps the span of its in-flight reads' ranges
+ * (ring_info.sink_lo/sink_hi, bpf/heap_bounds.bpf.h), and a plain call
+ * (read, pread64, recvfrom, getrandom; write, pwrite64, sendto when
+ * loads are judged) whose bytes lie outside every span of its process
+ * is cleared here: no record, no stack capture (counted:
+ * UC_STAT_SYNC_CLEARED). Only a call that reaches a span, or meets a
+ * held provided buffer, pays for a record and a stack, and user space
+ * judges it against the ranges themselves, as before. The spans cover
+ * every range user space holds for the process's in-flight reads (the
+ * same records fill both), so clearing loses no finding; a span only
+ * widens while memory is in flight, so it may send a call that meets
+ * none (user space then stays silent). A span that is the whole address
+ * space (a read whose ranges did not fit its record, a buffer-select
+ * read with ranges) and the vectored and message calls, whose ranges
+ * are not read at entry, are sent as before and counted
+ * (UC_STAT_SYNC_UNINDEXED). recvmmsg/sendmmsg: their first UC_MMSG_MAX
+ * messages, each judged on the bytes it moved (its msg_len at return).
  */
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H
@@ -28,6 +41,8 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "uringcheck.h"
+#include "fixed_layout.bpf.h"
+#include "session.bpf.h"
 #include "iovecs.bpf.h"
 #include "provided_buffers.bpf.h"
 
@@ -51,14 +66,99 @@ static __always_inline __u8 sync_call_dir(long id)
 	return UC_DIR_NONE;
 }
 
-/* Does process @tgid have a request holding user memory in flight on any
- * of its rings, or a buffer-select request holding a provided buffer
- * right now? Requests that hold none (polls, timeouts) cannot collide
- * with a call: liburing's poll-many reads a pipe 500,000 times beside
- * 5,000 armed polls, and judging each read cost it 2.8x its plain time. */
-static __always_inline bool process_busy(__u32 tgid)
+static __always_inline bool sync_vectored(long id);
+
+/* What a sync call's visit of its process's rings found. */
+#define SYNC_MAY_HIT	1u	/* send it: user space judges */
+#define SYNC_UNINDEXED	2u	/* ... because nothing narrower was known */
+#define SYNC_SPANNED	4u	/* memory was in flight: the spans cleared it */
+
+struct sync_probe {
+	__u32 tgid;
+	__u32 found;		/* SYNC_* */
+	__u64 nr;		/* the call */
+	__u64 regs;		/* its registers at entry (struct pt_regs) */
+	__u64 lo, hi;		/* its bytes [lo, hi), once read; 0, ~0: unknown */
+	bool read;		/* lo and hi read */
+};
+
+/* The call's bytes, read at the first ring with memory in flight only: a
+ * process whose rings are idle pays no read of its registers. */
+static __always_inline void sync_call_bytes(struct sync_probe *p)
 {
-	return process_holds_mem(tgid, true);
+	const void *regs = (const void *)p->regs;
+	__u64 len;
+
+	p->read = true;
+	p->lo = 0;
+	p->hi = ~0ULL;
+	if (sync_vectored(p->nr))
+		return;		/* its ranges are in user memory: not read */
+	if (p->nr == UC_NR_GETRANDOM) {
+		p->lo = UC_REG(regs, di);
+		len = UC_REG(regs, si);
+	} else {
+		p->lo = UC_REG(regs, si);
+		len = UC_REG(regs, dx);
+	}
+	p->hi = p->lo + len;
+	if (p->hi < p->lo)
+		p->hi = ~0ULL;	/* wraps: to the top */
+}
+
+static long sync_ring_step(__u64 i, struct sync_probe *p)
+{
+	struct ring_info *ri;
+	__u64 ctx;
+
+	ri = ring_at(i, &ctx);
+	if (!ri || ri->tgid != p->tgid)
+		return 0;
+	if (ri->mem_inflight > 0) {
+		if (!p->read)
+			sync_call_bytes(p);
+		if (ri->sink_lo < p->hi && p->lo < ri->sink_hi) {
+			p->found = SYNC_MAY_HIT;
+			if ((!ri->sink_lo && ri->sink_hi == ~0ULL) ||
+			    (!p->lo && p->hi == ~0ULL))
+				p->found |= SYNC_UNINDEXED;
+			return 1;
+		}
+		p->found = SYNC_SPANNED;
+	}
+	/* A held provided buffer is sent now (pbuf_held_ring), and the call
+	 * with it: user space judges the call against the buffer. */
+	if (ri->pbuf_watched && pbuf_held_ring(ri, ctx)) {
+		p->found = SYNC_MAY_HIT;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * May the sync call @id of process @tgid (its registers at @regs) store
+ * into or load from the bytes of a read in flight on one of its rings, or
+ * of a provided buffer held right now? Requests that hold no memory
+ * (polls, timeouts) cannot collide with a call: liburing's poll-many
+ * reads a pipe 500,000 times beside 5,000 armed polls, and judging each
+ * read cost it 2.8x its plain time. Nor can writes and sends in flight:
+ * a call is judged against reads only (checker/rules/calls.c, sync_hit).
+ */
+static __always_inline bool sync_may_hit(__u32 tgid, __u32 sid, long id, struct pt_regs *regs)
+{
+	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = (__u64)regs };
+
+	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);
+	if (!(p.found & SYNC_MAY_HIT)) {
+		/* Counted only where memory was in flight: a process whose
+		 * rings are idle is not judged at all, as before. */
+		if (p.found & SYNC_SPANNED)
+			stat_inc(sid, UC_STAT_SYNC_CLEARED);
+		return false;
+	}
+	if (p.found & SYNC_UNINDEXED)
+		stat_inc(sid, UC_STAT_SYNC_UNINDEXED);
+	return true;
 }
 
 /* The ranges of a vectored or message call, into @c (inline, then

@@ -253,8 +253,9 @@ __noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
 	__u8 dir;
 
 	dir = sync_call_dir(id);
-	/* Only while the process has something in flight to collide with. */
-	if (dir != UC_DIR_NONE && (!used_uring || !process_busy(tgid)))
+	/* Only when a read in flight may share its bytes: judged here
+	 * (bpf/sync_calls.bpf.h), most calls need no record at all. */
+	if (dir != UC_DIR_NONE && (!used_uring || !sync_may_hit(tgid, sid, id, regs)))
 		return 0;
 	/* mmap and brk are frequent (malloc): only in processes that use
 	 * io_uring, which could have memory in flight. */

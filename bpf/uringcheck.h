@@ -183,6 +183,13 @@ enum uc_stat {
 				 * thread's own stack is not known (started
 				 * before it was followed, SQPOLL, io-wq):
 				 * stack-inflight does not judge them */
+	UC_STAT_SYNC_CLEARED,	/* sync calls cleared in the kernel while
+				 * memory was in flight: no in-flight read's
+				 * span reaches their bytes
+				 * (bpf/sync_calls.bpf.h), no record sent */
+	UC_STAT_SYNC_UNINDEXED,	/* sync calls sent because the kernel could
+				 * not narrow them: a span that is the whole
+				 * address space, or a vectored call */
 	UC_STAT__COUNT,
 };
 

@@ -78,6 +78,8 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
 	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
 	[UC_STAT_STACK_UNKNOWN] = "requests_stack_unknown",
+	[UC_STAT_SYNC_CLEARED] = "sync_calls_cleared_in_kernel",
+	[UC_STAT_SYNC_UNINDEXED] = "sync_calls_sent_unindexed",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)

@@ -1213,6 +1213,40 @@ if want "loss: in-flight table in chunks"; then
 	fi
 fi
 
+# --- sync: kernel index --------------------------------------------------------
+# The kernel clears a sync call whose bytes lie outside every span of its
+# process's in-flight reads (bpf/sync_calls.bpf.h): no record, no stack.
+# The cases above hold the verdicts (inj_sync-overlap_many_inflight,
+# inj_sync-overlap_unindexed: found; ok_sync-overlap_index_lookalikes:
+# silent); here, that the filter really worked in the kernel: calls
+# cleared there, and the calls sent past a span that is the whole address
+# space counted. The same run with everything sent would count 0 cleared.
+if want "sync: kernel index"; then
+	t=ok_sync-overlap_index_lookalikes
+	$UC --json="$TMP/sk.json" --log-file="$TMP/sk.log" "$BIN/$t" >/dev/null 2>"$TMP/sk.err"
+	rc=$?
+	cl=$(json_num "$TMP/sk.json" sync_calls_cleared_in_kernel)
+	un=$(json_num "$TMP/sk.json" sync_calls_sent_unindexed)
+	# at least: 2 preads of phase 1, 1 of phase 2 cleared; 4 preads of
+	# phase 3 sent unindexed (feeds and drains of the pipes add to both)
+	if [ "$rc" = 0 ] && [ "$cl" -ge 3 ] && [ "$un" -ge 4 ] && ! grep -q 'uringcheck: sync-overlap' "$TMP/sk.log"; then
+		pass "sync: kernel index: $cl calls cleared in the kernel, $un sent unindexed, none reported"
+	else
+		cat "$TMP/sk.err" >>"$TMP/sk.log"
+		fail "sync: kernel index" "exit $rc, $cl cleared (>= 3 wanted), $un unindexed (>= 4 wanted)" "$TMP/sk.log"
+	fi
+	t=inj_sync-overlap_unindexed
+	$UC --json="$TMP/sk2.json" --log-file="$TMP/sk2.log" "$BIN/$t" >/dev/null 2>&1
+	un=$(json_num "$TMP/sk2.json" sync_calls_sent_unindexed)
+	n=$(json_num "$TMP/sk2.json" sync-overlap)
+	if [ "$un" -ge 1 ] && [ "$n" = 1 ] && grep -q 'called at:' "$TMP/sk2.log" &&
+	   grep -q 'submitted at:' "$TMP/sk2.log"; then
+		pass "sync: kernel index: unindexed span, the finding with both stacks"
+	else
+		fail "sync: kernel index: unindexed" "$n findings, $un unindexed" "$TMP/sk2.log"
+	fi
+fi
+
 # --- examples ----------------------------------------------------------------
 ex_check() {
 	local n=$1 exp=$2 rc
