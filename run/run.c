@@ -51,7 +51,7 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGU
 /* Of those, the ones that end uringcheck once the target is gone. */
 static const int terminating[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-#define MAX_COUNTERS 64
+#define MAX_COUNTERS 128
 
 struct active {
 	const struct uc_mode_ops *ops;
