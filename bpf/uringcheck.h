@@ -430,7 +430,9 @@ struct uc_unreaped {
 	__u32 cq_tail;		/* as the kernel left it */
 	__u32 overflowed;	/* CQEs still waiting on the overflow list */
 	__u32 overflow_capped;	/* ... at least: the list was longer */
-	__u32 sq_dropped;	/* SQEs the kernel discarded (invalid index) */
+	__u32 sq_dropped;	/* the ring's shared drop counter: the kernel
+				 * counts SQEs it discarded there, but the
+				 * program may write it */
 	__u32 cq_overflow;	/* CQEs the kernel could not post at all */
 	/* The first unconsumed CQEs, as the program would have read them;
 	 * opcode + 1 of the request that posted it, 0: not known. */
@@ -441,7 +443,8 @@ struct uc_unreaped {
 		__u16 pad;
 	} cqes[UC_UNREAPED_SHOWN];
 	__u32 ncqes;
-	__u32 pad;
+	__u32 sq_dropped_kernel;	/* SQEs seen discarded by the kernel
+					 * itself (bpf/sq_drops.bpf.h) */
 };
 
 struct uc_teardown {
