@@ -84,6 +84,51 @@ static __always_inline __u64 fd_channel(int fd, bool sender)
 	return file_channel(fd_file(fd), sender);
 }
 
+/* Older kernels' fixed-file table (before 6.13's io_rsrc_node): not
+ * read, the pipe stays unknown there. */
+#define UC_FFS_MASK	(~3ul)	/* io_rsrc_node.file_ptr: FFS_NOWAIT, FFS_ISREG */
+
+/*
+ * The pipe a READ/READV/WRITE/WRITEV request moves data through, at its
+ * submission (the overlap rule's "write feeds the read" pairs,
+ * checker/rules/overlap.c): the kernel assigns the file only at issue, so
+ * the descriptor is looked up here, in the submitter's table or the
+ * ring's fixed-file table. Pipes only: a pipe's bytes come out in the
+ * order they went in, and nothing but its writers put them there.
+ * Global: verified once.
+ */
+__noinline int submit_pipe(struct uc_submit *s, __s32 fd, __u32 fixed)
+{
+	struct io_ring_ctx *ctx;
+	struct io_rsrc_node *node = NULL;
+	struct io_rsrc_node **nodes;
+	struct file *f = NULL;
+	__u16 mode;
+
+	if (!s || fd < 0)
+		return 0;
+	if (fixed) {
+		ctx = (struct io_ring_ctx *)s->ctx;
+		if (!bpf_core_field_exists(ctx->file_table.data.nodes))
+			return 0;
+		if ((__u32)fd >= BPF_CORE_READ(ctx, file_table.data.nr))
+			return 0;
+		nodes = BPF_CORE_READ(ctx, file_table.data.nodes);
+		if (!nodes || bpf_probe_read_kernel(&node, sizeof(node), &nodes[fd]) || !node)
+			return 0;
+		f = (struct file *)(BPF_CORE_READ(node, file_ptr) & UC_FFS_MASK);
+	} else {
+		/* io-wq and SQPOLL threads share the submitter's table */
+		f = fd_file(fd);
+	}
+	if (!f)
+		return 0;
+	mode = BPF_CORE_READ(f, f_inode, i_mode);
+	if ((mode & UC_S_IFMT) == UC_S_IFIFO)
+		s->pipe = (__u64)BPF_CORE_READ(f, private_data);
+	return 0;
+}
+
 /*
  * A request waits (poll armed, or punted to io-wq): its file is known
  * now. Its channel goes to user space once, for the requests user space

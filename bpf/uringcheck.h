@@ -289,6 +289,8 @@ struct uc_submit {
 	__u32 nr_ranges;	/* total ranges incl. continuation records */
 	__u32 pad;
 	__u64 stack_id;		/* capture of the submitting call, 0: none */
+	__u64 pipe;		/* a READ/WRITE(V) on a pipe: the pipe (its
+				 * pipe_inode_info), 0: none or not known */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };
 
