@@ -7,13 +7,12 @@
  * sent to user space with their ranges and their channel
  * (bpf/channels.bpf.h) to be judged against the in-flight requests, as
  * the overlap rule judges two requests: a store against any in-flight
- * request's bytes, a load against an in-flight read's bytes; unless the
- * two meet on one channel, which orders them by the data flow: a load
- * into the pipe or socket a READ waits on feeds that READ (liburing's
- * tests feed a READ's pipe from that READ's own buffer), and a store from
- * the pipe or socket a WRITE waits to send into gets the bytes that WRITE
- * already copied out (the pipe's bytes from before the WRITE are not
- * modelled: a read of them into the WRITE's buffer is taken for ordered).
+ * request's bytes, a load against an in-flight read's bytes unless the
+ * load goes into the pipe or socket the READ waits on, which orders them
+ * by the data flow (liburing's tests feed a READ's pipe from that READ's
+ * own buffer). A store from the pipe a WRITE waits to send into is no
+ * such pair: a WRITE still in flight when the call runs waits for room,
+ * so the call gets the pipe's older bytes.
  *
  * Cost: these calls are the most frequent on any machine. Every one pays
  * the tracked-process lookup; only a process that uses io_uring and has a

@@ -11,8 +11,9 @@
  *
  * sync-overlap: a plain read-family call storing into bytes an in-flight
  * request holds (a read stores there, a write loads from there), or a
- * write-family call loading from bytes an in-flight read stores into;
- * a pair that meets on one pipe or socket is ordered by its data flow.
+ * write-family call loading from bytes an in-flight read stores into,
+ * unless into the pipe or socket that read waits on (the data flow orders
+ * them).
  *
  * All are judged against the requests in flight when the call *entered*
  * (a request finishing during the call still raced with it), and reported
@@ -392,30 +393,24 @@ static void sync_hit(struct itree_node *n, void *arg)
 	bool spans_loss;
 
 	/* A store against any request's bytes, a load against a read's
-	 * (two loads do not conflict). The data flow orders a pair whose
-	 * two sides meet on one channel (bpf/channels.bpf.h): a load from a
-	 * read's buffer into the pipe or socket the read waits on feeds
-	 * that read, and a store from the pipe or socket an in-flight write
-	 * sends into stores what the write already copied out. A channel
-	 * that may be the other side but cannot be named (a TCP sender's
-	 * peer) orders too. */
+	 * (two loads do not conflict). A load from a read's buffer is
+	 * ordered when the read waits on the channel the call writes to: the
+	 * data flows from one to the other (bpf/channels.bpf.h). A store
+	 * from the pipe or socket an in-flight write waits to send into is
+	 * not ordered: a write still in flight when the call runs waits for
+	 * room (it copied nothing yet, or part of it in io-wq), so the call
+	 * gets the channel's older bytes. */
 	if (pc->call.dir == UC_DIR_SOURCE && r->sub.direction != UC_DIR_SINK)
 		return;
 	if (pc->call.dir == UC_DIR_SOURCE &&
 	    (pc->call.channel == UC_CHANNEL_UNKNOWN ||
 	     (pc->call.channel && pc->call.channel == r->channel)))
 		return;
-	if (pc->call.dir == UC_DIR_SINK && r->sub.direction == UC_DIR_SOURCE &&
-	    pc->call.channel &&
-	    (r->channel == UC_CHANNEL_UNKNOWN || pc->call.channel == r->channel))
-		return;
-	/* A call on a channel, against a request whose channel is not known
-	 * while events were lost since its submission: its channel record
-	 * may be among them. A provided buffer attached before a loss may be
-	 * gone. */
-	if ((pc->call.channel && !r->channel && evidence_lost_since(&s->ck->ev, r) &&
-	     (pc->call.dir == UC_DIR_SOURCE || r->sub.direction == UC_DIR_SOURCE)) ||
-	    evidence_pick_doubtful(&s->ck->ev, n)) {
+	/* A load whose read's channel is not known while events were lost
+	 * since the read's submission: its channel record may be among
+	 * them. A provided buffer attached before a loss may be gone. */
+	if ((pc->call.dir == UC_DIR_SOURCE && !r->channel &&
+	     evidence_lost_since(&s->ck->ev, r)) || evidence_pick_doubtful(&s->ck->ev, n)) {
 		pc->withheld++;
 		return;
 	}
