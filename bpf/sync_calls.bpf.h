@@ -19,8 +19,10 @@
  * request holding memory in flight at that moment pays for a record and a
  * stack capture
  * (a process whose rings are idle pays the lookup and a visit of its
- * rings). recvmmsg/sendmmsg: their first UC_MMSG_MAX messages, each
- * judged on the bytes it moved (its msg_len at return).
+ * rings). recvmmsg/sendmmsg: their first UC_MMSG_MAX (64) messages, each
+ * judged on the bytes it moved (its msg_len at return); messages moved
+ * beyond them, and messages with more than UC_MMSG_IOV_MAX iovecs, are
+ * counted and printed at exit (checker/rules/calls.c).
  */
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H

@@ -89,8 +89,11 @@ enum uc_event_type {
 #define UC_NR_RECVMMSG		299
 #define UC_NR_SENDMMSG		307
 /* recvmmsg/sendmmsg: the first messages judged, their ranges counted
- * per message (uc_call.msg_ranges) and their lengths at return */
-#define UC_MMSG_MAX		4
+ * per message (uc_call.msg_ranges) and their lengths at return; the
+ * messages a call moved beyond them are counted and printed, not judged
+ * (checker/rules/calls.c) */
+#define UC_MMSG_MAX		64
+#define UC_MMSG_IOV_MAX		255	/* iovecs judged per message (a u8) */
 #define UC_MMSG_SIZE		64	/* struct mmsghdr */
 #define UC_MMSG_LEN_OFF		56	/* its msg_len */
 #define UC_NR_PREADV2		327
@@ -384,7 +387,8 @@ struct uc_call {
 	__u8 dir;		/* a sync call: UC_DIR_SINK (it stores), SOURCE */
 	__u8 nmsg;		/* recvmmsg/sendmmsg: messages judged */
 	__u8 msg_ranges[UC_MMSG_MAX];	/* ... each one's ranges, in order */
-	__u8 pad;
+	__u8 msg_cut;		/* ... of them, with iovecs past UC_MMSG_IOV_MAX */
+	__u32 pad;
 	__u64 channel;		/* a sync call: its pipe/socket end, 0: none */
 	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];

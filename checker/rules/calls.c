@@ -525,6 +525,12 @@ static void sync_ret(struct uc_check *ck, struct pending_call *pc,
 	const struct uc_call *c = &pc->call;
 	int64_t ret = call_moved(c, r);
 
+	/* Messages the call moved that were not judged: said at exit. */
+	if ((c->nr == UC_NR_RECVMMSG || c->nr == UC_NR_SENDMMSG) && r->ret > 0) {
+		if ((uint64_t)r->ret > c->nmsg)
+			ck->mmsg_unjudged += (uint64_t)r->ret - c->nmsg;
+		ck->mmsg_cut += c->msg_cut;
+	}
 	if (ret <= 0)
 		return;		/* nothing moved */
 	report_withheld(ck->report, UC_KIND_SYNC_OVERLAP, pc->withheld);
