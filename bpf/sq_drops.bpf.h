@@ -53,8 +53,9 @@ static __always_inline void drops_enter(struct enter_state *es, __u32 fd, __u32 
 }
 
 /* ... and returns: a rise since its entry is the kernel's, except the
- * part another thread's call already credited (mark: the highest value
- * a credited rise reached). */
+ * part another thread's call already credited (mark: the value the last
+ * credited rise reached, when it lies inside this call's rise; a mark
+ * outside it is from before a program reset the counter). */
 static __always_inline void drops_exit(struct enter_state *es)
 {
 	struct ring_info *ri;
@@ -70,8 +71,9 @@ static __always_inline void drops_exit(struct enter_state *es)
 	now = ring_sq_dropped(ring);
 	if ((__s32)(now - es->drop_before) <= 0)
 		return;
-	from = (__s32)(ri->sq_dropped_mark - es->drop_before) > 0 ? ri->sq_dropped_mark
-								     : es->drop_before;
+	from = es->drop_before;
+	if ((__s32)(ri->sq_dropped_mark - from) > 0 && (__s32)(now - ri->sq_dropped_mark) >= 0)
+		from = ri->sq_dropped_mark;
 	if ((__s32)(now - from) > 0) {
 		ri->sq_dropped_kernel += now - from;
 		ri->sq_dropped_mark = now;
