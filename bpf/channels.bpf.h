@@ -84,9 +84,48 @@ static __always_inline __u64 fd_channel(int fd, bool sender)
 	return file_channel(fd_file(fd), sender);
 }
 
-/* Older kernels' fixed-file table (before 6.13's io_rsrc_node): not
- * read, the pipe stays unknown there. */
-#define UC_FFS_MASK	(~3ul)	/* io_rsrc_node.file_ptr: FFS_NOWAIT, FFS_ISREG */
+/* The fixed-file table: since 6.13 an array of io_rsrc_node pointers
+ * (file_ptr: FFS_NOWAIT, FFS_ISREG in its low bits); before, an array of
+ * struct io_fixed_file (FFS_SCM too, until 6.7) and its length in
+ * ctx->nr_user_files. */
+#define UC_FFS_MASK	(~7ul)
+struct io_fixed_file___old {
+	unsigned long file_ptr;
+} __attribute__((preserve_access_index));
+struct io_file_table___old {
+	struct io_fixed_file___old *files;
+} __attribute__((preserve_access_index));
+struct io_ring_ctx___files {
+	struct io_file_table___old file_table;
+	unsigned int nr_user_files;
+} __attribute__((preserve_access_index));
+
+/* The file at fixed-file index @idx of ring @ctx, or NULL. */
+static __always_inline struct file *fixed_file(struct io_ring_ctx *ctx, __u32 idx)
+{
+	struct io_rsrc_node *node = NULL;
+	struct io_rsrc_node **nodes;
+	struct io_fixed_file___old *files;
+	struct io_ring_ctx___files *old = (void *)ctx;
+	__u64 fp = 0;
+
+	if (bpf_core_field_exists(ctx->file_table.data.nodes)) {
+		if (idx >= BPF_CORE_READ(ctx, file_table.data.nr))
+			return NULL;
+		nodes = BPF_CORE_READ(ctx, file_table.data.nodes);
+		if (!nodes || bpf_probe_read_kernel(&node, sizeof(node), &nodes[idx]) || !node)
+			return NULL;
+		fp = BPF_CORE_READ(node, file_ptr);
+	} else if (bpf_core_field_exists(old->file_table.files) &&
+		   bpf_core_field_exists(old->nr_user_files)) {
+		if (idx >= BPF_CORE_READ(old, nr_user_files))
+			return NULL;
+		files = BPF_CORE_READ(old, file_table.files);
+		if (!files || bpf_probe_read_kernel(&fp, sizeof(fp), &files[idx].file_ptr))
+			return NULL;
+	}
+	return (struct file *)(fp & UC_FFS_MASK);
+}
 
 /*
  * The pipe a READ/READV/WRITE/WRITEV request moves data through, at its
@@ -99,28 +138,15 @@ static __always_inline __u64 fd_channel(int fd, bool sender)
  */
 __noinline int submit_pipe(struct uc_submit *s, __s32 fd, __u32 fixed)
 {
-	struct io_ring_ctx *ctx;
-	struct io_rsrc_node *node = NULL;
-	struct io_rsrc_node **nodes;
-	struct file *f = NULL;
+	struct file *f;
 	__u16 mode;
 
 	if (!s || fd < 0)
 		return 0;
-	if (fixed) {
-		ctx = (struct io_ring_ctx *)s->ctx;
-		if (!bpf_core_field_exists(ctx->file_table.data.nodes))
-			return 0;
-		if ((__u32)fd >= BPF_CORE_READ(ctx, file_table.data.nr))
-			return 0;
-		nodes = BPF_CORE_READ(ctx, file_table.data.nodes);
-		if (!nodes || bpf_probe_read_kernel(&node, sizeof(node), &nodes[fd]) || !node)
-			return 0;
-		f = (struct file *)(BPF_CORE_READ(node, file_ptr) & UC_FFS_MASK);
-	} else {
-		/* io-wq and SQPOLL threads share the submitter's table */
-		f = fd_file(fd);
-	}
+	if (fixed)
+		f = fixed_file((struct io_ring_ctx *)s->ctx, fd);
+	else
+		f = fd_file(fd);	/* io-wq and SQPOLL threads share the table */
 	if (!f)
 		return 0;
 	mode = BPF_CORE_READ(f, f_inode, i_mode);
