@@ -34,22 +34,52 @@ static __always_inline __u32 ring_sq_dropped(__u64 ring)
 	return r ? BPF_CORE_READ(r, sq_dropped) : 0;
 }
 
-/* io_uring_enter(fd, to_submit, min_complete, flags, ...) enters. */
-static __always_inline void drops_enter(struct enter_state *es, __u32 fd, __u32 to_submit,
-					__u32 flags)
+/* Where the thread's task storage cannot be created from sys_enter (7.2:
+ * bpf/enter_state.bpf.h's enter_begins() gets none), its call's reading
+ * waits here, by thread id, as the sync calls' result marks do. */
+struct drop_pending_val {
+	__u64 ring;
+	__u32 before;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tid */
+	__type(value, struct drop_pending_val);
+} drop_pending SEC(".maps");
+
+__s64 drop_pending_n;		/* entries put and not yet taken */
+
+/* io_uring_enter(fd, to_submit, min_complete, flags, ...) enters, in a
+ * followed thread (@followed), with its task storage @es if it has one. */
+static __always_inline void drops_enter(struct enter_state *es, bool followed, __u32 fd,
+					__u32 to_submit, __u32 flags)
 {
+	struct drop_pending_val v = {};
+	__u32 tid;
 	__u64 ring;
 
-	if (!es)
-		return;
-	es->drop_ring = 0;
-	if (!to_submit)
+	if (es)
+		es->drop_ring = 0;
+	if (!followed || !to_submit)
 		return;		/* takes no SQE: drops none */
 	ring = enter_ring(fd, flags);
 	if (!ring || !bpf_map_lookup_elem(&rings, &ring))
 		return;
-	es->drop_ring = ring;
-	es->drop_before = ring_sq_dropped(ring);
+	if (es) {
+		es->drop_ring = ring;
+		es->drop_before = ring_sq_dropped(ring);
+		return;
+	}
+	tid = (__u32)bpf_get_current_pid_tgid();
+	v.ring = ring;
+	v.before = ring_sq_dropped(ring);
+	if (!bpf_map_update_elem(&drop_pending, &tid, &v, BPF_NOEXIST))
+		__sync_fetch_and_add(&drop_pending_n, 1);
+	else
+		bpf_map_update_elem(&drop_pending, &tid, &v, BPF_EXIST);
 }
 
 /* ... and returns: a rise since its entry is the kernel's, except the
@@ -58,20 +88,34 @@ static __always_inline void drops_enter(struct enter_state *es, __u32 fd, __u32 
  * outside it is from before a program reset the counter). */
 static __always_inline void drops_exit(struct enter_state *es)
 {
+	struct drop_pending_val *p;
 	struct ring_info *ri;
-	__u64 ring;
-	__u32 now, from;
+	__u64 ring = 0;
+	__u32 now, from, before = 0, tid;
 
-	if (!es || !(ring = es->drop_ring))
+	if (es && es->drop_ring) {
+		ring = es->drop_ring;
+		before = es->drop_before;
+		es->drop_ring = 0;
+	} else if (drop_pending_n > 0) {
+		tid = (__u32)bpf_get_current_pid_tgid();
+		p = bpf_map_lookup_elem(&drop_pending, &tid);
+		if (!p)
+			return;
+		ring = p->ring;
+		before = p->before;
+		if (!bpf_map_delete_elem(&drop_pending, &tid))
+			__sync_fetch_and_add(&drop_pending_n, -1);
+	}
+	if (!ring)
 		return;
-	es->drop_ring = 0;
 	ri = bpf_map_lookup_elem(&rings, &ring);
 	if (!ri)
 		return;
 	now = ring_sq_dropped(ring);
-	if ((__s32)(now - es->drop_before) <= 0)
+	if ((__s32)(now - before) <= 0)
 		return;
-	from = es->drop_before;
+	from = before;
 	if ((__s32)(ri->sq_dropped_mark - from) > 0 && (__s32)(now - ri->sq_dropped_mark) >= 0)
 		from = ri->sq_dropped_mark;
 	if ((__s32)(now - from) > 0) {

@@ -345,8 +345,8 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_IO_URING_ENTER:
 		if ((state = current_tracked(&tgid)))
 			state->used_uring = 1;
-		drops_enter(enter_begins(state), UC_REG(regs, di), UC_REG(regs, si),
-			    UC_REG(regs, r10));
+		drops_enter(enter_begins(state), state != NULL, UC_REG(regs, di),
+			    UC_REG(regs, si), UC_REG(regs, r10));
 		return 0;
 	case UC_NR_MMAP:
 		/* Only a mapping placed over existing memory releases it
