@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel addresses as keys, for the profile's and the trace's programs:
- * hashing a request or ring address, and finding the ring behind an
- * io_uring_enter descriptor.
+ * hashing a request or ring address (and, from enter_ring.bpf.h, the
+ * ring behind an io_uring_enter descriptor).
  */
 #ifndef __ADDR_KEYS_BPF_H
 #define __ADDR_KEYS_BPF_H
@@ -11,7 +11,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#define UC_ENTER_REGISTERED_RING	(1u << 4)	/* uapi, 5.18 */
+#include "enter_ring.bpf.h"
 
 /* Fibonacci hashing: request and ring addresses are slab objects whose
  * low bits are constant; the multiply spreads the high ones. */
@@ -42,36 +42,6 @@ static __always_inline int as_numbers(const void *a, const void *b, __u64 *na, _
 	*na = v[0];
 	*nb = v[1];
 	return 0;
-}
-
-/* The ring behind io_uring_enter's fd: a descriptor, or with
- * IORING_ENTER_REGISTERED_RING (5.18) an index into the thread's
- * registered rings. */
-static __always_inline __u64 enter_ring(__u32 fd, __u32 flags)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct file *f = NULL;
-
-	if (flags & UC_ENTER_REGISTERED_RING) {
-		struct io_uring_task *tctx = task->io_uring;
-
-		if (!tctx || fd >= 16)
-			return 0;
-		if (bpf_probe_read_kernel(&f, sizeof(f), &tctx->registered_rings[fd]))
-			return 0;
-	} else {
-		struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-		struct file **fds;
-
-		if (fd >= BPF_CORE_READ(fdt, max_fds))
-			return 0;
-		fds = BPF_CORE_READ(fdt, fd);
-		if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-			return 0;
-	}
-	if (!f)
-		return 0;
-	return (__u64)BPF_CORE_READ(f, private_data);
 }
 
 #endif

@@ -84,6 +84,77 @@ static __always_inline __u64 fd_channel(int fd, bool sender)
 	return file_channel(fd_file(fd), sender);
 }
 
+/* The fixed-file table: since 6.13 an array of io_rsrc_node pointers
+ * (file_ptr: FFS_NOWAIT, FFS_ISREG in its low bits); before, an array of
+ * struct io_fixed_file (FFS_SCM too, until 6.7) and its length in
+ * ctx->nr_user_files. */
+#define UC_FFS_MASK	(~7ul)
+struct io_fixed_file___old {
+	unsigned long file_ptr;
+} __attribute__((preserve_access_index));
+struct io_file_table___old {
+	struct io_fixed_file___old *files;
+} __attribute__((preserve_access_index));
+struct io_ring_ctx___files {
+	struct io_file_table___old file_table;
+	unsigned int nr_user_files;
+} __attribute__((preserve_access_index));
+
+/* The file at fixed-file index @idx of ring @ctx, or NULL. */
+static __always_inline struct file *fixed_file(struct io_ring_ctx *ctx, __u32 idx)
+{
+	struct io_rsrc_node *node = NULL;
+	struct io_rsrc_node **nodes;
+	struct io_fixed_file___old *files;
+	struct io_ring_ctx___files *old = (void *)ctx;
+	__u64 fp = 0;
+
+	if (bpf_core_field_exists(ctx->file_table.data.nodes)) {
+		if (idx >= BPF_CORE_READ(ctx, file_table.data.nr))
+			return NULL;
+		nodes = BPF_CORE_READ(ctx, file_table.data.nodes);
+		if (!nodes || bpf_probe_read_kernel(&node, sizeof(node), &nodes[idx]) || !node)
+			return NULL;
+		fp = BPF_CORE_READ(node, file_ptr);
+	} else if (bpf_core_field_exists(old->file_table.files) &&
+		   bpf_core_field_exists(old->nr_user_files)) {
+		if (idx >= BPF_CORE_READ(old, nr_user_files))
+			return NULL;
+		files = BPF_CORE_READ(old, file_table.files);
+		if (!files || bpf_probe_read_kernel(&fp, sizeof(fp), &files[idx].file_ptr))
+			return NULL;
+	}
+	return (struct file *)(fp & UC_FFS_MASK);
+}
+
+/*
+ * The pipe a READ/READV/WRITE/WRITEV request moves data through, at its
+ * submission (the overlap rule's "write feeds the read" pairs,
+ * checker/rules/overlap.c): the kernel assigns the file only at issue, so
+ * the descriptor is looked up here, in the submitter's table or the
+ * ring's fixed-file table. Pipes only: a pipe's bytes come out in the
+ * order they went in, and nothing but its writers put them there.
+ * Global: verified once.
+ */
+__noinline int submit_pipe(struct uc_submit *s, __s32 fd, __u32 fixed)
+{
+	struct file *f;
+	__u16 mode;
+
+	if (!s || fd < 0)
+		return 0;
+	if (fixed)
+		f = fixed_file((struct io_ring_ctx *)s->ctx, fd);
+	else
+		f = fd_file(fd);	/* io-wq and SQPOLL threads share the table */
+	if (!f)
+		return 0;
+	mode = BPF_CORE_READ(f, f_inode, i_mode);
+	if ((mode & UC_S_IFMT) == UC_S_IFIFO)
+		s->pipe = (__u64)BPF_CORE_READ(f, private_data);
+	return 0;
+}
+
 /*
  * A request waits (poll armed, or punted to io-wq): its file is known
  * now. Its channel goes to user space once, for the requests user space

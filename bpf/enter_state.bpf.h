@@ -24,7 +24,9 @@ struct enter_state {
 	__u32 sys_nr;
 	__u64 sys_ts;			/* 0: none */
 	__u32 sync_nr;			/* a sync call sent, its result wanted */
-	__u32 pad;
+	/* the SQ drop counter as this call entered (bpf/sq_drops.bpf.h) */
+	__u32 drop_before;
+	__u64 drop_ring;		/* ... of this ring, 0: not read */
 };
 
 struct {
@@ -40,9 +42,9 @@ struct {
  * A new io_uring_enter of the current thread; @t: its process's entry,
  * NULL if no session follows it (any more: its uringcheck left), when
  * the state of an earlier call must not make uc_submit take it for one of
- * that session's threads.
+ * that session's threads. Returns the thread's state if followed.
  */
-static __always_inline void enter_begins(struct uc_tracked *t)
+static __always_inline struct enter_state *enter_begins(struct uc_tracked *t)
 {
 	struct enter_state *es = bpf_task_storage_get(&enter_states,
 				bpf_get_current_task_btf(), 0,
@@ -51,16 +53,18 @@ static __always_inline void enter_begins(struct uc_tracked *t)
 	if (!es) {
 		if (t)
 			stat_inc(t->session, UC_STAT_TASK_STORAGE);
-		return;
+		return NULL;
 	}
 	if (!t) {
 		es->session = ENTER_NO_SESSION;
-		return;
+		es->drop_ring = 0;
+		return NULL;
 	}
 	es->ts = bpf_ktime_get_ns();
 	es->stack_id = 0;
 	es->session = t->session;
 	es->sys_ts = 0;		/* waiting here is not being elsewhere */
+	return es;
 }
 
 #endif /* __ENTER_STATE_BPF_H */

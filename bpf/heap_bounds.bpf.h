@@ -15,12 +15,12 @@
  * wider than needed. Ranges that did not fit the record (continuation
  * records) and buffer-select requests take the whole address space.
  *
- * A second span, kept the same way, covers only the requests that store
- * into their ranges (reads, receives): sync-overlap's filter
- * (bpf/sync_calls.bpf.h). A plain read(2) or write(2) is judged against
- * an in-flight read's bytes only, so a call outside this span is cleared
- * in the kernel; a ring with writes alone in flight has an empty one
- * (lo above hi), which nothing reaches.
+ * sync-overlap's filter (bpf/sync_calls.bpf.h) uses both: a plain
+ * read(2) stores, and meets any in-flight request's bytes (the first
+ * span); a write(2) loads, and meets an in-flight read's bytes only: a
+ * second span, kept the same way, covers only the requests that store
+ * into their ranges (reads, receives); a ring with writes alone in
+ * flight has an empty one (lo above hi), which no write(2) reaches.
  */
 #ifndef __HEAP_BOUNDS_BPF_H
 #define __HEAP_BOUNDS_BPF_H

@@ -160,8 +160,10 @@ __noinline int call_mmsg_one(struct uc_call *c, __u64 uvec, __u32 nr, __u32 sid)
 	return total;
 }
 
-/* recvmmsg/sendmmsg: the iovecs of the first UC_MMSG_MAX messages, each
- * message's count in msg_ranges (its bytes moved come at return). */
+/* recvmmsg/sendmmsg: the iovecs of the first UC_MMSG_MAX messages (the
+ * first UC_MMSG_IOV_MAX of each), each message's count in msg_ranges
+ * (its bytes moved come at return); what is left out is counted in user
+ * space. */
 __noinline int call_mmsgs(struct uc_call *c, __u64 msgvec, __u64 vlen, __u32 sid)
 {
 	if (!c)
@@ -174,7 +176,10 @@ __noinline int call_mmsgs(struct uc_call *c, __u64 msgvec, __u64 vlen, __u32 sid
 		if (i >= vlen ||
 		    bpf_probe_read_user(&m, sizeof(m), (void *)(msgvec + i * UC_MMSG_SIZE)))
 			break;
-		added = call_mmsg_one(c, m.iov, m.iovlen > 255 ? 255 : m.iovlen, sid);
+		if (m.iovlen > UC_MMSG_IOV_MAX)
+			c->msg_cut++;
+		added = call_mmsg_one(c, m.iov, m.iovlen > UC_MMSG_IOV_MAX ? UC_MMSG_IOV_MAX
+									     : m.iovlen, sid);
 		if (added < 0)
 			break;
 		c->msg_ranges[i] = added;

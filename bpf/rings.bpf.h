@@ -61,6 +61,11 @@ struct ring_info {
 	__u32 pbuf_watched;
 	__u32 pbuf_pad;
 	struct pbuf_watch pbuf_watch[PBUF_WATCH];
+	/* SQEs the kernel itself discarded, seen rising inside its own
+	 * io_uring_enter calls (bpf/sq_drops.bpf.h), and the counter's
+	 * value at the last such rise */
+	__u32 sq_dropped_kernel;
+	__u32 sq_dropped_mark;
 };
 
 struct {

@@ -6,21 +6,23 @@
  * sendto, sendmsg, sendmmsg),
  * sent to user space with their ranges and their channel
  * (bpf/channels.bpf.h) to be judged against the in-flight requests, as
- * the overlap rule judges two requests: a store against an in-flight
- * read's bytes, a load against an in-flight read's bytes unless the read
- * waits on the channel the call writes to (the data flows from the call
- * to the read, which orders them: liburing's tests feed a READ's pipe
- * from that READ's own buffer). A store into a buffer an in-flight write
- * sends is not judged: a write stalled on a full pipe and a read of that
- * pipe look alike whether or not the data the read gets came from it.
+ * the overlap rule judges two requests: a store against any in-flight
+ * request's bytes, a load against an in-flight read's bytes unless the
+ * load goes into the pipe or socket the READ waits on, which orders them
+ * by the data flow (liburing's tests feed a READ's pipe from that READ's
+ * own buffer). A store from the pipe a WRITE waits to send into is no
+ * such pair: a WRITE still in flight when the call runs waits for room,
+ * so the call gets the pipe's older bytes.
  *
  * Cost: these calls are the most frequent on any machine. Every one pays
  * the tracked-process lookup and, in a process that uses io_uring, a
  * visit of its rings. The verdict that nothing can collide is the
- * kernel's: each ring keeps the span of its in-flight reads' ranges
- * (ring_info.sink_lo/sink_hi, bpf/heap_bounds.bpf.h), and a plain call
- * (read, pread64, recvfrom, getrandom; write, pwrite64, sendto when
- * loads are judged) whose bytes lie outside every span of its process
+ * kernel's: each ring keeps the span of its in-flight requests' ranges
+ * (ring_info.mem_lo/mem_hi) and of its in-flight reads' alone
+ * (sink_lo/sink_hi, bpf/heap_bounds.bpf.h), and a plain call (read,
+ * pread64, recvfrom, getrandom, against the first: a store meets a
+ * write's bytes too; write, pwrite64, sendto when loads are judged,
+ * against the second) whose bytes lie outside every span of its process
  * is cleared here: no record, no stack capture (counted:
  * UC_STAT_SYNC_CLEARED). Only a call that reaches a span, or meets a
  * held provided buffer, pays for a record and a stack, and user space
@@ -32,8 +34,10 @@
  * space (a read whose ranges did not fit its record, a buffer-select
  * read with ranges) and the vectored and message calls, whose ranges
  * are not read at entry, are sent as before and counted
- * (UC_STAT_SYNC_UNINDEXED). recvmmsg/sendmmsg: their first UC_MMSG_MAX
- * messages, each judged on the bytes it moved (its msg_len at return).
+ * (UC_STAT_SYNC_UNINDEXED). recvmmsg/sendmmsg: their first UC_MMSG_MAX (64)
+ * messages, each judged on the bytes it moved (its msg_len at return);
+ * messages moved beyond them, and messages with more than UC_MMSG_IOV_MAX
+ * iovecs, are counted and printed at exit (checker/rules/calls.c).
  */
 #ifndef __SYNC_CALLS_BPF_H
 #define __SYNC_CALLS_BPF_H
@@ -80,6 +84,8 @@ struct sync_probe {
 	__u64 regs;		/* its registers at entry (struct pt_regs) */
 	__u64 lo, hi;		/* its bytes [lo, hi), once read; 0, ~0: unknown */
 	bool read;		/* lo and hi read */
+	bool store;		/* it stores (read-family): any request's bytes
+				 * are its partners, else only a read's */
 };
 
 /* The call's bytes, read at the first ring with memory in flight only: a
@@ -117,10 +123,16 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 	if (ri->mem_inflight > 0) {
 		if (!p->read)
 			sync_call_bytes(p);
-		if (ri->sink_lo < p->hi && p->lo < ri->sink_hi) {
+		/* The same partners user space judges it against
+		 * (checker/rules/calls.c, sync_hit): a store meets any
+		 * request's bytes (a write's too: it may not have copied
+		 * them out yet), a load only a read's. */
+		__u64 lo = p->store ? ri->mem_lo : ri->sink_lo;
+		__u64 hi = p->store ? ri->mem_hi : ri->sink_hi;
+
+		if (lo < p->hi && p->lo < hi) {
 			p->found = SYNC_MAY_HIT;
-			if ((!ri->sink_lo && ri->sink_hi == ~0ULL) ||
-			    (!p->lo && p->hi == ~0ULL))
+			if ((!lo && hi == ~0ULL) || (!p->lo && p->hi == ~0ULL))
 				p->found |= SYNC_UNINDEXED;
 			return 1;
 		}
@@ -141,12 +153,15 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
  * of a provided buffer held right now? Requests that hold no memory
  * (polls, timeouts) cannot collide with a call: liburing's poll-many
  * reads a pipe 500,000 times beside 5,000 armed polls, and judging each
- * read cost it 2.8x its plain time. Nor can writes and sends in flight:
- * a call is judged against reads only (checker/rules/calls.c, sync_hit).
+ * read cost it 2.8x its plain time. A load (write, send) cannot collide
+ * with writes and sends in flight: it is judged against reads only; a
+ * store against every request holding memory (checker/rules/calls.c,
+ * sync_hit).
  */
 static __always_inline bool sync_may_hit(__u32 tgid, __u32 sid, long id, struct pt_regs *regs)
 {
-	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = (__u64)regs };
+	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = (__u64)regs,
+				.store = sync_call_dir(id) == UC_DIR_SINK };
 
 	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);
 	if (!(p.found & SYNC_MAY_HIT)) {

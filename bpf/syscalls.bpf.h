@@ -13,6 +13,7 @@
  *   exit_group / exit of the last thread,
  *   execve / execveat           -> teardown snapshot (teardown.bpf.h); a
  *                                  failed exec's UC_EV_CALL_RET withdraws it
+ *   io_uring_enter              -> the kernel's own SQ drops (sq_drops.bpf.h)
  */
 #ifndef __SYSCALLS_BPF_H
 #define __SYSCALLS_BPF_H
@@ -36,6 +37,7 @@
 #include "channels.bpf.h"
 #include "teardown.bpf.h"
 #include "stack_frames.bpf.h"
+#include "sq_drops.bpf.h"
 
 #if !defined(__TARGET_ARCH_x86)
 #error "syscall numbers in uringcheck.h are x86-64 only"
@@ -353,7 +355,8 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	case UC_NR_IO_URING_ENTER:
 		if ((state = current_tracked(&tgid)))
 			state->used_uring = 1;
-		enter_begins(state);
+		drops_enter(enter_begins(state), state != NULL, UC_REG(regs, di),
+			    UC_REG(regs, si), UC_REG(regs, r10));
 		return 0;
 	case UC_NR_MMAP:
 		/* Only a mapping placed over existing memory releases it
@@ -439,15 +442,17 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	bool sync = false;
 	__u32 tgid;
 
-	if (id != UC_NR_IO_URING_ENTER) {
-		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0);
-		blocking_ends(es, id);
-		if (es && es->sync_nr == id + 1) {
-			es->sync_nr = 0;
-			sync = true;	/* its record was sent at entry */
-		} else if (sync_pending_n > 0) {
-			sync = sync_pending_take(id);
-		}
+	if (id == UC_NR_IO_URING_ENTER) {
+		drops_exit(bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0));
+		return 0;
+	}
+	es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0);
+	blocking_ends(es, id);
+	if (es && es->sync_nr == id + 1) {
+		es->sync_nr = 0;
+		sync = true;	/* its record was sent at entry */
+	} else if (sync_pending_n > 0) {
+		sync = sync_pending_take(id);
 	}
 	if (!sync && id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
 	    id != UC_NR_MMAP && id != UC_NR_BRK &&

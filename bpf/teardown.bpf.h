@@ -295,7 +295,6 @@ static __noinline void list_cqes(struct uc_unreaped *e, __u64 key, struct ring_i
 	struct io_rings *r = BPF_CORE_READ(ring, rings);
 
 	e->ncqes = 0;
-	e->pad = 0;
 	for (int i = 0; i < UC_UNREAPED_SHOWN; i++) {
 		__u32 pos = head + i;
 
@@ -354,6 +353,7 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 	e->overflow_capped = capped;
 	e->sq_dropped = sq_dropped;
 	e->cq_overflow = cq_overflow;
+	e->sq_dropped_kernel = ri->sq_dropped_kernel;
 	list_cqes(e, key, ri, head, tail);
 	bpf_ringbuf_submit(e, 0);
 	return 0;

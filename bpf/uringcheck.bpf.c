@@ -782,6 +782,14 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		s->flags |= UC_SUB_DRAIN;
 
 	classify(s, rflags, sid);
+	/* The pipe a read or write moves data through, for the overlap
+	 * rule's "write feeds the read" pairs. */
+	switch (s->opcode) {
+	case IORING_OP_READ: case IORING_OP_READV: case IORING_OP_READ_FIXED:
+	case IORING_OP_WRITE: case IORING_OP_WRITEV: case IORING_OP_WRITE_FIXED:
+		if (s->nr_ranges)
+			submit_pipe(s, req->cqe.fd, rflags & UC_IOSQE_FIXED_FILE);
+	}
 
 	/* Most requests are in no chain: no call, no probe read for them. */
 	if (ring->submit_state.link.head ||

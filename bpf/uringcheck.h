@@ -91,8 +91,11 @@ enum uc_event_type {
 #define UC_NR_RECVMMSG		299
 #define UC_NR_SENDMMSG		307
 /* recvmmsg/sendmmsg: the first messages judged, their ranges counted
- * per message (uc_call.msg_ranges) and their lengths at return */
-#define UC_MMSG_MAX		4
+ * per message (uc_call.msg_ranges) and their lengths at return; the
+ * messages a call moved beyond them are counted and printed, not judged
+ * (checker/rules/calls.c) */
+#define UC_MMSG_MAX		64
+#define UC_MMSG_IOV_MAX		255	/* iovecs judged per message (a u8) */
 #define UC_MMSG_SIZE		64	/* struct mmsghdr */
 #define UC_MMSG_LEN_OFF		56	/* its msg_len */
 #define UC_NR_PREADV2		327
@@ -308,6 +311,8 @@ struct uc_submit {
 	__u32 nr_ranges;	/* total ranges incl. continuation records */
 	__u32 pad;
 	__u64 stack_id;		/* capture of the submitting call, 0: none */
+	__u64 pipe;		/* a READ/WRITE(V) on a pipe: the pipe (its
+				 * pipe_inode_info), 0: none or not known */
 	struct uc_range ranges[UC_INLINE_RANGES];
 };
 
@@ -408,7 +413,8 @@ struct uc_call {
 	__u8 dir;		/* a sync call: UC_DIR_SINK (it stores), SOURCE */
 	__u8 nmsg;		/* recvmmsg/sendmmsg: messages judged */
 	__u8 msg_ranges[UC_MMSG_MAX];	/* ... each one's ranges, in order */
-	__u8 pad;
+	__u8 msg_cut;		/* ... of them, with iovecs past UC_MMSG_IOV_MAX */
+	__u32 pad;
 	__u64 channel;		/* a sync call: its pipe/socket end, 0: none */
 	__u64 stack_id;		/* where the call was made, 0: none */
 	struct uc_range ranges[UC_INLINE_RANGES];
@@ -456,7 +462,9 @@ struct uc_unreaped {
 	__u32 cq_tail;		/* as the kernel left it */
 	__u32 overflowed;	/* CQEs still waiting on the overflow list */
 	__u32 overflow_capped;	/* ... at least: the list was longer */
-	__u32 sq_dropped;	/* SQEs the kernel discarded (invalid index) */
+	__u32 sq_dropped;	/* the ring's shared drop counter: the kernel
+				 * counts SQEs it discarded there, but the
+				 * program may write it */
 	__u32 cq_overflow;	/* CQEs the kernel could not post at all */
 	/* The first unconsumed CQEs, as the program would have read them;
 	 * opcode + 1 of the request that posted it, 0: not known. */
@@ -467,7 +475,8 @@ struct uc_unreaped {
 		__u16 pad;
 	} cqes[UC_UNREAPED_SHOWN];
 	__u32 ncqes;
-	__u32 pad;
+	__u32 sq_dropped_kernel;	/* SQEs seen discarded by the kernel
+					 * itself (bpf/sq_drops.bpf.h) */
 };
 
 struct uc_teardown {

@@ -330,6 +330,19 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 		report_warning(rep, pid, "%llu ring teardowns with unreadable drop "
 			       "counters (dropped not judged there)",
 			       (unsigned long long)ck->rings_unreadable);
+	if (ck->mmsg_unjudged)
+		report_warning(rep, pid, "%llu recvmmsg/sendmmsg messages past the first %d "
+			       "of a call not judged (sync-overlap)",
+			       (unsigned long long)ck->mmsg_unjudged, UC_MMSG_MAX);
+	if (ck->mmsg_cut)
+		report_warning(rep, pid, "%llu recvmmsg/sendmmsg messages judged on their "
+			       "first %d iovecs only (sync-overlap)",
+			       (unsigned long long)ck->mmsg_cut, UC_MMSG_IOV_MAX);
+	if (ck->drops_unjudged)
+		report_warning(rep, pid, "%llu ring teardowns whose shared SQ drop counter "
+			       "rose outside the kernel's own submissions (written by the "
+			       "program, or dropped by an SQPOLL thread: dropped not judged "
+			       "there)", (unsigned long long)ck->drops_unjudged);
 	if (stats)
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu requests submitted, "
 			"%llu finished, %llu held user memory, %llu events, %llu "

@@ -23,7 +23,9 @@
 #   cases     testsuite/cases/*.c (and *.cc, C++): each file's first line declares
 #             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
 #                [options=--opt=v,...] [timeout=S] [match="ERE"] [status=N] */
-#             match: a line the report must contain (grep -E); status: the
+#             match: a line the report must contain (grep -E); with
+#             expect=clean, the counted note the run must print and the only
+#             counted warning it may print; status: the
 #             exit status when it is not the default (66 or 0)
 #             inj_* must be reported with exactly those kinds (exit 66 when
 #             one of them fails the run by default), ok_* must stay silent
@@ -295,6 +297,13 @@ case_verdict() {
 	got=${got#+}
 	bad=$(grep -c 'WARNING: uringcheck: [0-9]' "$log" 2>/dev/null)	# losses
 	if [ "$expect" = clean ]; then
+		# a silent case's match: a note it must print (what it does
+		# not judge, counted), the one counted warning it may have
+		if [ -n "$match" ]; then
+			grep -qE -- "$match" "$log" || bad=-1
+			[ "$bad" -gt 0 ] && bad=$(grep 'WARNING: uringcheck: [0-9]' "$log" |
+				grep -cvE -- "$match")
+		fi
 		if [ "$rc" = 0 ] && [ -z "$got" ] && [ "$bad" = 0 ]; then
 			echo "pass|case: $name (silent)"
 		else

@@ -10,8 +10,10 @@
  * of an index, while a request using that index is in flight.
  *
  * sync-overlap: a plain read-family call storing into bytes an in-flight
- * read stores into (bpf/sync_calls.bpf.h says why the other directions
- * are not judged yet).
+ * request holds (a read stores there, a write loads from there), or a
+ * write-family call loading from bytes an in-flight read stores into,
+ * unless into the pipe or socket that read waits on (the data flow orders
+ * them).
  *
  * All are judged against the requests in flight when the call *entered*
  * (a request finishing during the call still raced with it), and reported
@@ -390,12 +392,15 @@ static void sync_hit(struct itree_node *n, void *arg)
 	const struct uc_request *r = n->owner;
 	bool spans_loss;
 
-	/* Only against a read's bytes: a store into a buffer a write still
-	 * sends is not judged (bpf/sync_calls.bpf.h says why), nor are two
-	 * loads. A load from a read's buffer is ordered when the read waits
-	 * on the channel the call writes to: the data flows from one to the
-	 * other (bpf/channels.bpf.h). */
-	if (r->sub.direction != UC_DIR_SINK)
+	/* A store against any request's bytes, a load against a read's
+	 * (two loads do not conflict). A load from a read's buffer is
+	 * ordered when the read waits on the channel the call writes to: the
+	 * data flows from one to the other (bpf/channels.bpf.h). A store
+	 * from the pipe or socket an in-flight write waits to send into is
+	 * not ordered: a write still in flight when the call runs waits for
+	 * room (it copied nothing yet, or part of it in io-wq), so the call
+	 * gets the channel's older bytes. */
+	if (pc->call.dir == UC_DIR_SOURCE && r->sub.direction != UC_DIR_SINK)
 		return;
 	if (pc->call.dir == UC_DIR_SOURCE &&
 	    (pc->call.channel == UC_CHANNEL_UNKNOWN ||
@@ -520,6 +525,12 @@ static void sync_ret(struct uc_check *ck, struct pending_call *pc,
 	const struct uc_call *c = &pc->call;
 	int64_t ret = call_moved(c, r);
 
+	/* Messages the call moved that were not judged: said at exit. */
+	if ((c->nr == UC_NR_RECVMMSG || c->nr == UC_NR_SENDMMSG) && r->ret > 0) {
+		if ((uint64_t)r->ret > c->nmsg)
+			ck->mmsg_unjudged += (uint64_t)r->ret - c->nmsg;
+		ck->mmsg_cut += c->msg_cut;
+	}
 	if (ret <= 0)
 		return;		/* nothing moved */
 	report_withheld(ck->report, UC_KIND_SYNC_OVERLAP, pc->withheld);

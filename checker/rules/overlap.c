@@ -2,7 +2,8 @@
 /*
  * Hazard 1, overlapping in-flight buffers (docs/hazards.md):
  * two requests in flight at once in one address space whose ranges share
- * a byte, at least one of them a sink, and not ordered by the kernel.
+ * a byte, at least one of them a sink, and not ordered by the kernel
+ * (a link chain, a drain) or by the data flow through a pipe (pipe_fed).
  *
  * A rule (rule.h): on_submit for each new request, before its ranges
  * join the set; on_pick for a provided buffer it comes to hold.
@@ -31,6 +32,31 @@ static bool pair_seen(struct overlap_scan *s, const struct uc_request *h)
 	return false;
 }
 
+/*
+ * A write and a read of the same bytes through one pipe, ordered by the
+ * data flow (hazards.md section 1): the read can only store what the write
+ * already copied out of those bytes. @h is in flight, @r new. Narrow:
+ *  - the read new, the write submitted before it and never seen waiting
+ *    (no channel record: a pipe write that did not wait copied all it
+ *    wrote at its issue, before the read was submitted; one that waits
+ *    on a full pipe copied nothing yet, and the read gets older bytes);
+ *  - the write new, the read submitted before it and waiting on that
+ *    pipe (its poll armed on an empty pipe, or blocked in io-wq): it gets
+ *    the write's bytes.
+ * Another writer of the same pipe at the same time is not modelled.
+ */
+static bool pipe_fed(struct uc_check *ck, const struct uc_request *h,
+		     const struct uc_request *r)
+{
+	if (!r->sub.pipe || r->sub.pipe != h->sub.pipe)
+		return false;
+	if (r->sub.direction == UC_DIR_SINK && h->sub.direction == UC_DIR_SOURCE)
+		return !h->channel && !evidence_lost_since(&ck->ev, h);
+	if (r->sub.direction == UC_DIR_SOURCE && h->sub.direction == UC_DIR_SINK)
+		return h->channel == h->sub.pipe;
+	return false;
+}
+
 static void on_hit(struct itree_node *n, void *arg)
 {
 	struct overlap_scan *s = arg;
@@ -42,7 +68,7 @@ static void on_hit(struct itree_node *n, void *arg)
 		return;
 	if (h->sub.direction != UC_DIR_SINK && r->sub.direction != UC_DIR_SINK)
 		return;		/* two sources: broadcasting one buffer is fine */
-	if (requests_ordered(h, r))
+	if (requests_ordered(h, r) || pipe_fed(s->ck, h, r))
 		return;
 	if (pair_seen(s, h))
 		return;

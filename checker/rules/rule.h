@@ -35,6 +35,14 @@ struct uc_check {
 	uint64_t malformed;
 	uint64_t rings_unreadable;	/* teardowns whose ring counters were
 					 * implausible (dropped not judged) */
+	uint64_t drops_unjudged;	/* rings whose shared SQ drop counter
+					 * rose beyond the kernel's own drops
+					 * (written by the program, or an
+					 * SQPOLL thread's): not judged */
+	uint64_t mmsg_unjudged;		/* recvmmsg/sendmmsg messages moved
+					 * past UC_MMSG_MAX, not judged */
+	uint64_t mmsg_cut;		/* ... messages judged on their first
+					 * UC_MMSG_IOV_MAX iovecs only */
 	uint64_t picks;			/* provided buffers seen held */
 	uint64_t picks_unresolved;	/* ... whose address was not known */
 };

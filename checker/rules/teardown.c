@@ -8,7 +8,9 @@
  *    grouped by where they came from like a leak checker at exit, those
  *    holding no memory only counted, and the CQEs never consumed;
  *  - dropped (an error): what the kernel itself threw away on a ring
- *    (sq_dropped, cq_overflow), whenever a teardown finds it risen.
+ *    (SQEs seen discarded inside its io_uring_enter calls, never the
+ *    shared sq_dropped the program may write; cq_overflow), whenever a
+ *    teardown finds it risen.
  * An exec's teardown is kept until the exec is known to have succeeded.
  *
  * A rule (rule.h): on_record takes the three records, on_exec an exec's
@@ -70,6 +72,7 @@ static void on_unreaped(struct td_rule *st, const struct uc_unreaped *u)
  * ring does). */
 struct td_ring {
 	uint32_t sq_dropped_told, cq_overflow_told;
+	uint32_t sq_shared_told;	/* the shared counter's rise told */
 	uint32_t cq_mark;		/* CQ positions before it were told */
 	bool cq_mark_set;
 };
@@ -223,15 +226,23 @@ static void ring_state(struct td_rule *st, struct uc_check *ck, const struct uc_
 		ck->rings_unreadable++;
 		return;
 	}
-	if (u->sq_dropped > m->sq_dropped_told || u->cq_overflow > m->cq_overflow_told) {
+	/* The SQ side's verdict rests on the drops the kernel was seen
+	 * making (bpf/sq_drops.bpf.h), never on the shared counter, which the
+	 * program may write: a rise of it beyond them is said, not judged. */
+	if (u->sq_dropped > u->sq_dropped_kernel &&
+	    u->sq_dropped - u->sq_dropped_kernel > m->sq_shared_told) {
+		ck->drops_unjudged++;
+		m->sq_shared_told = u->sq_dropped - u->sq_dropped_kernel;
+	}
+	if (u->sq_dropped_kernel > m->sq_dropped_told || u->cq_overflow > m->cq_overflow_told) {
 		struct uc_kernel_drop_finding k = {
 			.tgid = u->hdr.tgid, .ring_fd = ring->fd,
-			.sq_dropped = u->sq_dropped - m->sq_dropped_told,
+			.sq_dropped = u->sq_dropped_kernel - m->sq_dropped_told,
 			.cq_overflow = u->cq_overflow - m->cq_overflow_told,
 		};
 
 		k.key = uc_key_mix(uc_key_mix(u->hdr.tgid, u->ctx), u->cq_overflow);
-		m->sq_dropped_told = u->sq_dropped;
+		m->sq_dropped_told = u->sq_dropped_kernel;
 		m->cq_overflow_told = u->cq_overflow;
 		report_kernel_drop(ck->report, &k);
 	}
