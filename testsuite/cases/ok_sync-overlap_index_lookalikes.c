@@ -8,9 +8,13 @@
  *     (inside the span: sent, and cleared by user space against the
  *     ranges themselves), into page 31 just past the last READ and into
  *     other (outside the span: cleared in the kernel);
- *  2. a WRITE from wbuf into a full pipe alone in flight: a pread into
- *     wbuf stores into a buffer a write sends, which is not judged (the
- *     ring's read span is empty: cleared in the kernel);
+ *  2. a WRITE from wbuf into a full pipe alone in flight: a pwrite from
+ *     wbuf loads from a buffer a write loads from, which is no conflict
+ *     (the ring's read span is empty: cleared in the kernel), and a pread
+ *     into other stores outside every request's bytes (cleared in the
+ *     kernel against the span of all in-flight requests). A pread into
+ *     wbuf would be a finding: the write has not copied it out yet
+ *     (inj_sync-overlap_read_into_write.c);
  *  3. a READV of six iovecs (the even pages 0..10) in flight: its ranges
  *     do not fit one record, so the span is the whole address space
  *     (the index "overflows"): preads into the odd pages 1, 3 and 9 and
@@ -77,7 +81,9 @@ int main(void)
 	sqe->user_data = 0;
 	submit_exact(&ring, 1);
 	require_no_cqe(&ring, "WRITE submitted");
-	pread_page(fd, wbuf);				/* store vs load: not judged */
+	if (pwrite(fd, wbuf, PAGE, 0) != PAGE)		/* load vs load */
+		fail("pwrite: %s", strerror(errno));
+	pread_page(fd, other);				/* outside every range */
 	read_all(w[0], drain, stuck);
 	want[0] = PAGE;
 	reap(&ring, want, 1);
