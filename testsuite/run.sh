@@ -900,6 +900,12 @@ check_status "suppressions: another site does not match" 66 \
 check_status "suppressions: repeatable option" 0 \
 	$UC --suppressions=$SUP/other_site.supp --suppressions=$SUP/stack_overlap.supp \
 	.output/stacks/overlap_nofp
+# An SQPOLL finding has the stack of the call that published its SQEs:
+# suppressed by that site (the case waits for the probe: uc_test.h).
+check_status "suppressions: an SQPOLL finding by its io_uring_submit site" 0 \
+	$UC --suppressions=$SUP/sqpoll_stack.supp "$BIN/inj_sqpoll_stack"
+check_status "suppressions: an SQPOLL finding, another site does not match" 66 \
+	$UC --suppressions=$SUP/other_site.supp "$BIN/inj_sqpoll_stack"
 check_status "suppressions: unknown kind is a usage error" 2 \
 	$UC --suppressions=$SUP/bad_kind.supp true
 check_status "suppressions: unterminated block is a usage error" 2 \
