@@ -4,9 +4,9 @@
  * liburing's publishing calls (io_uring_submit and its siblings), in the
  * liburing a process maps or in its executable when liburing is linked in
  * statically, attached for that process alone at its first SQPOLL ring:
- * a process without one pays nothing. A process with an SQPOLL ring and
- * no liburing to probe is told in one line: its SQPOLL submissions have
- * no stack.
+ * a process without one pays nothing. A process whose liburing cannot be
+ * probed is told in one line; one without liburing is not (findings
+ * about its SQPOLL requests say why they have no stack).
  */
 #ifndef UC_SQPOLL_PROBES_H
 #define UC_SQPOLL_PROBES_H

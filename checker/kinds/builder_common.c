@@ -31,9 +31,9 @@ const char *kind_why_no_sqpoll_stack(const struct uc_report *rep, bool unpublish
 		       "by a call older than the last 16)";
 	return "submitted by the SQPOLL kernel thread; no io_uring_submit call seen "
 	       "publishing it, nor any on this ring (a program that writes the SQ ring "
-	       "without liburing makes no call a stack can be taken from; liburing "
-	       "is probed from the process's first SQPOLL ring on, and not at all "
-	       "where a note says so)";
+	       "without liburing makes no call a stack can be taken from; liburing is "
+	       "probed from the process's first SQPOLL ring on, unless a note says it "
+	       "could not be)";
 }
 
 const char *kind_ring(const struct uc_report *rep, int fd, char *buf, size_t len)
