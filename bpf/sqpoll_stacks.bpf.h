@@ -31,6 +31,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "uringcheck.h"
+#include "opcodes.bpf.h"
 #include "tracked.bpf.h"
 #include "rings.bpf.h"
 #include "stacks.bpf.h"
@@ -67,6 +68,10 @@ struct {
 	__type(value, struct sq_pubs_val);
 } sq_pubs SEC(".maps");
 
+/* A new entry's value: read-only data, as it is too large for the BPF
+ * stack beside the probe's other locals. */
+const volatile __u8 sq_pubs_zero[sizeof(struct sq_pubs_val)] = {};
+
 /* The ring the calling process's descriptor @fd refers to, 0 if none we
  * track. An io_uring file's private_data is its struct io_ring_ctx; any
  * other file's is not the address of a ring in the table. */
@@ -88,10 +93,54 @@ static __always_inline __u64 fd_ring(int fd)
 
 /* The part of liburing's struct io_uring the probe reads, as its ABI
  * fixes it since liburing 2.0 (checked against <liburing.h> at build
- * time: checker/sqpoll_probes.c). */
+ * time: checker/sqpoll_probes.c): the pointers into the mapped rings. */
 struct lu_ring_head {
-	__u64 khead, ktail;		/* unsigned * */
+	__u64 khead, ktail, kring_mask, kring_entries, kflags, kdropped;
+	__u64 array;			/* unsigned *: NULL without an SQ array */
+	__u64 sqes;			/* struct io_uring_sqe * */
 };
+
+#define SQ_SETUP_SQE128		(1u << 10)	/* uapi: 128-byte SQEs */
+#define SQ_IOSQE_IO_DRAIN	(1u << 1)
+#define SQ_IOSQE_BUFFER_SELECT	(1u << 5)
+#define SQ_LOOK_AT		8	/* SQEs of a call looked at, at most */
+
+/* A call's SQEs, looked at before taking a stack for them. */
+struct sq_need {
+	__u64 array, sqes;
+	__u32 lo, n, mask, shift;
+	__u32 need;
+};
+
+/*
+ * Might the SQE at position lo + @i be sent to user space, and so need a
+ * stack? A superset of what the submit hook sends (on_submit: a request
+ * of an opcode that holds memory, a drain, a buffer select, a user_data
+ * that may be a context pointer): taking none for a call whose SQEs all
+ * hold nothing (an SQPOLL NOP loop) spares a stack copy per call.
+ */
+static long sq_need_step(__u64 i, struct sq_need *w)
+{
+	__u32 idx = (w->lo + (__u32)i) & w->mask;
+	__u8 head[2] = {};
+	__u64 ud = 0, at;
+
+	if (i >= SQ_LOOK_AT || (__u32)i >= w->n)
+		return 1;
+	if (w->array && bpf_probe_read_user(&idx, sizeof(idx), (void *)(w->array + idx * 4)))
+		goto need;
+	at = w->sqes + ((__u64)(idx & w->mask) << w->shift);
+	if (bpf_probe_read_user(head, sizeof(head), (void *)at) ||
+	    bpf_probe_read_user(&ud, sizeof(ud), (void *)(at + 32)))
+		goto need;
+	if (opcode_unjudged(head[0]) || (head[1] & (SQ_IOSQE_IO_DRAIN | SQ_IOSQE_BUFFER_SELECT)) ||
+	    (ud >= 0x10000 && ud < 0x800000000000ULL && !(ud & 7)))
+		goto need;
+	return 0;
+need:
+	w->need = 1;
+	return 1;
+}
 
 /*
  * Entry of io_uring_submit, io_uring_submit_and_wait, ..._timeout,
@@ -101,7 +150,7 @@ SEC("uprobe")
 int uc_sqpoll_publish(struct pt_regs *ctx)
 {
 	__u64 lring = PT_REGS_PARM1(ctx), ring, stack_id;
-	struct sq_pubs_val *pv, zero = {};
+	struct sq_pubs_val *pv;
 	struct lu_ring_head h;
 	struct uc_tracked *t;
 	__u32 sqe[2], ktail = 0, tgid, n, slot;
@@ -126,12 +175,24 @@ int uc_sqpoll_publish(struct pt_regs *ctx)
 		return 0;
 	pv = bpf_map_lookup_elem(&sq_pubs, &ring);
 	if (!pv) {
-		bpf_map_update_elem(&sq_pubs, &ring, &zero, BPF_NOEXIST);
+		bpf_map_update_elem(&sq_pubs, &ring, (void *)&sq_pubs_zero, BPF_NOEXIST);
 		pv = bpf_map_lookup_elem(&sq_pubs, &ring);
 		if (!pv)
 			return 0;
 	}
-	stack_id = capture_stack(t->session, tgid);
+	/* A stack only if one of its SQEs may need it (sq_need_step); more
+	 * than SQ_LOOK_AT: taken. The window is noted either way. */
+	{
+		struct sq_need w = { .array = h.array, .sqes = h.sqes, .lo = ktail, .n = n,
+				     .shift = flags_fd[0] & SQ_SETUP_SQE128 ? 7 : 6 };
+
+		if (n > SQ_LOOK_AT || !h.sqes ||
+		    bpf_probe_read_user(&w.mask, sizeof(w.mask), (void *)h.kring_mask))
+			w.need = 1;
+		else
+			bpf_loop(SQ_LOOK_AT, sq_need_step, &w, 0);
+		stack_id = w.need ? capture_stack(t->session, tgid) : 0;
+	}
 	slot = __sync_fetch_and_add(&pv->next, 1) % SQ_PUBS;
 	p = &pv->pub[slot];
 	/* Written as a seqlock (x86 keeps stores in order; the compiler is

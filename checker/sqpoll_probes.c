@@ -17,7 +17,10 @@
 /* The probe reads liburing's struct io_uring at fixed offsets (its ABI
  * since liburing 2.0): checked here against the header we build with. */
 _Static_assert(offsetof(struct io_uring, sq.khead) == 0 &&
-	       offsetof(struct io_uring, sq.ktail) == 8, "liburing sq.khead/ktail moved");
+	       offsetof(struct io_uring, sq.ktail) == 8 &&
+	       offsetof(struct io_uring, sq.kring_mask) == 16 &&
+	       offsetof(struct io_uring, sq.array) == 48 &&
+	       offsetof(struct io_uring, sq.sqes) == 56, "liburing sq pointers moved");
 _Static_assert(offsetof(struct io_uring, sq.sqe_head) == UC_LU_SQE_HEAD &&
 	       offsetof(struct io_uring, sq.sqe_tail) == UC_LU_SQE_HEAD + 4,
 	       "liburing sq.sqe_head/sqe_tail moved");

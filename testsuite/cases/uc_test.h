@@ -62,27 +62,6 @@ static inline void submit_exact(struct io_uring *ring, int n)
 }
 
 /*
- * SQPOLL cases about stacks: uringcheck plants its uprobes on liburing's
- * publishing calls when the process makes its first SQPOLL ring, some
- * milliseconds later (checker/sqpoll_probes.c), io_uring_submit's first
- * and io_uring_submit_and_wait's next. A planted uprobe is an int3 (0xcc)
- * at the function's first byte in this process's text; the kernel plants
- * it before the program is attached to it, so the case waits for the
- * second one (10 s at most): io_uring_submit is then fully probed.
- */
-static inline void wait_submit_probed(void)
-{
-	const volatile unsigned char *entry =
-		(const volatile unsigned char *)(uintptr_t)io_uring_submit_and_wait;
-
-	for (int i = 0; *entry != 0xcc; i++) {
-		if (i >= 10000)
-			fail("io_uring_submit_and_wait was not probed within 10 s");
-		usleep(1000);
-	}
-}
-
-/*
  * Sanity check for "in flight at the same time": nothing may have been
  * completed yet, so every request submitted so far is still pending.
  */
@@ -314,6 +293,27 @@ static inline void recv_hold(struct io_uring *ring, int s[2], int bgid, __u64 ud
 	feed(s[1], 10, 1);
 	run_task_work(ring);
 	require_no_cqe(ring, "the MSG_WAITALL RECV waits for the rest");
+}
+
+/*
+ * SQPOLL cases about stacks: uringcheck plants its uprobes on liburing's
+ * publishing calls when the process makes its first SQPOLL ring, some
+ * milliseconds later (checker/sqpoll_probes.c), io_uring_submit's first
+ * and io_uring_submit_and_wait's next. A planted uprobe is an int3 (0xcc)
+ * at the function's first byte in this process's text; the kernel plants
+ * it before the program is attached to it, so the case waits for the
+ * second one (10 s at most): io_uring_submit is then fully probed.
+ */
+static inline void wait_submit_probed(void)
+{
+	const volatile unsigned char *entry =
+		(const volatile unsigned char *)(uintptr_t)io_uring_submit_and_wait;
+
+	for (int i = 0; *entry != 0xcc; i++) {
+		if (i >= 10000)
+			fail("io_uring_submit_and_wait was not probed within 10 s");
+		usleep(1000);
+	}
 }
 
 #endif /* UC_TEST_H */
