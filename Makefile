@@ -11,6 +11,11 @@
 #                   tests in .output/liburing-src (or LIBURING_SRC=DIR: build that)
 #   make check-liburing run liburing's tests plainly and under uringcheck
 #                   (testsuite/liburing/run.sh; TESTS="a b", LIBURING_SUBSET=ci)
+#   make uringscope-src clone uringscope (needs the network; or
+#                   URINGSCOPE_SRC=DIR: a copy) and build its pathology injector
+#   make check-pathology uringscope's 11 pathology scenarios under
+#                   --profile --check, each named by its rule or kind
+#                   (testsuite/pathology/run.sh; SCENARIOS="a b")
 #   make check-kernels  the test programs on Debian's kernels under qemu
 #                   (testsuite/kernels/run.sh; KERNELS="5.10 6.1 6.12 7.2")
 #   make install    PREFIX=/usr/local (with STATIC=1: the static binary)
@@ -84,11 +89,12 @@ EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c)) \
 		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
-		$(OUTPUT)/unit/test_suppressions
+		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
 .PHONY: all demo check deps install clean bench liburing-src check-liburing check-kernels check-asan \
+	uringscope-src check-pathology \
 	fuzz fuzz-short
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -223,6 +229,15 @@ $(OUTPUT)/unit/test_suppressions: testsuite/unit/test_suppressions.c $(REPORT_SR
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_suppressions.c $(REPORT_SRCS) \
 		-lseccomp -ljson-c
 
+# The trace's compact Perfetto encoding, read back with protobuf-c.
+$(OUTPUT)/unit/test_pb_stream: testsuite/unit/test_pb_stream.c trace/pb_stream.c \
+		trace/pb_stream.h $(OUTPUT)/trace/uringcheck_perfetto.pb-c.c lib/u64map.c \
+		lib/user_files.c lib/xalloc.c | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_pb_stream.c trace/pb_stream.c \
+		$(OUTPUT)/trace/uringcheck_perfetto.pb-c.c lib/u64map.c lib/user_files.c \
+		lib/xalloc.c -lprotobuf-c
+
 # Installs only what is missing; a no-op on a prepared machine.
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
@@ -307,6 +322,19 @@ fuzz-short: deps
 # preparation step needs the network; check-liburing fetches nothing.
 liburing-src: deps
 	@LIBURING_SRC="$(LIBURING_SRC)" testsuite/liburing/get-source.sh
+
+# uringscope's pathology scenarios (docs/profile.md, "Pathologies"): the
+# preparation step clones uringscope (URINGSCOPE_URL, URINGSCOPE_REV; or
+# URINGSCOPE_SRC=DIR, a copy) and builds its injector; check-pathology
+# fetches nothing, and says it skipped when the injector is absent.
+uringscope-src:
+	@URINGSCOPE_SRC="$(URINGSCOPE_SRC)" URINGSCOPE_URL="$(URINGSCOPE_URL)" \
+		URINGSCOPE_REV="$(URINGSCOPE_REV)" testsuite/pathology/get-source.sh
+
+check-pathology: deps
+	@$(MAKE) --no-print-directory uringcheck
+	@SCENARIOS="$(SCENARIOS)" testsuite/pathology/run.sh; rc=$$?; \
+		[ $$rc = 77 ] && rc=0; exit $$rc
 
 check-liburing: deps
 	@$(MAKE) --no-print-directory uringcheck

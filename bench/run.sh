@@ -38,7 +38,8 @@
 #       hooks), the check mode and both: NOPs and fio randread qd32
 #       (bench/profile_cost.sh)
 #   (l) the trace (--trace) beside the checker: fio randread qd32, records
-#       lost, file size per million requests (bench/trace_cost.sh)
+#       lost, bytes per request; the trace's bytes per request on fio with
+#       one SQE per enter and on node's SQPOLL ring (bench/trace_cost.sh)
 #   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
@@ -50,6 +51,10 @@
 #       idle ring (free-inflight's uprobe on glibc's free, returning at
 #       once), and (o) the same with a request in flight (every free sent
 #       with its stack and judged)
+#   (p) bench/stack_reads.c: a function READs 64 bytes from a pipe into an
+#       array of its own frame, waits for the CQE and returns, and its caller
+#       makes one more system call (stack-inflight's checks on the legal
+#       pattern), and (q) the same with the array in the heap
 # then untimed diagnostics: isolation of parallel instances, uringcheck's
 # peak memory, per-BPF-program cost (kernel.bpf_stats_enabled), BPF load
 # and attach time, and (full runs, if perf works) a CPU profile.
@@ -93,6 +98,7 @@ if [ $SMOKE = 1 ]; then
 	NOP_N=200000		# (a) NOPs per run
 	SYNC_N=200000		# (i) (j) preads per run
 	HEAP_N=20000		# (n) (o) frees per run
+	STACK_N=20000		# (p) (q) reads per run
 	PBUF_N=100000		# (m) messages per run
 	PAR_N=50000		# (f) NOPs per instance
 	FIO_RT=1 FIO_RAMP=0	# fio seconds per run, warm-up seconds
@@ -105,6 +111,7 @@ else
 	NOP_N=5000000
 	SYNC_N=2000000		# (i) (j) preads per run
 	HEAP_N=200000		# (n) (o) frees per run
+	STACK_N=200000		# (p) (q) reads per run
 	PBUF_N=1000000		# (m) messages per run
 	PAR_N=1000000
 	FIO_RT=5 FIO_RAMP=1
@@ -142,7 +149,7 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv heap_free; do
+for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv heap_free stack_reads; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -349,6 +356,23 @@ run_heap() {			# WORKLOAD MODE ROUND
 		clean_check "($w) plain round $r" $rc "$b.err" || return
 	else
 		timeout -k 5 120 "$UC" --heap-probes --log-file="$b.log" -- "$BIN/heap_free" $HEAP_N $busy \
+			>"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
+	fi
+	raw "$r" "$w" "$mode" ops "$(kv "$b.out" ops_per_sec)"
+}
+
+# (p) (q) ----------------------------------------------------------------------
+run_stack() {			# WORKLOAD MODE ROUND
+	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc where=
+	[ "$w" = q ] && where=heap
+	if [ "$mode" = plain ]; then
+		timeout -k 5 120 "$BIN/stack_reads" $STACK_N $where >"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) plain round $r" $rc "$b.err" || return
+	else
+		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/stack_reads" $STACK_N $where \
 			>"$b.out" 2>"$b.err"
 		rc=$?
 		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
@@ -572,6 +596,9 @@ for r in $(seq "$ROUNDS"); do
 	say "  round $r/$ROUNDS: (n) (o) malloc+free 4k, ring idle / busy"
 	measure_pair run_heap n "$r"
 	measure_pair run_heap o "$r"
+	say "  round $r/$ROUNDS: (p) (q) READ 64 B into a frame's array / the heap, waited"
+	measure_pair run_stack p "$r"
+	measure_pair run_stack q "$r"
 	say "  round $r/$ROUNDS: (e) start-up x$START_RUNS"
 	measure_pair run_startup e "$r"
 	say "  round $r/$ROUNDS: (f) $PAR instances in parallel"
@@ -919,6 +946,10 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(ratios n | num_cell "%.3f")" "$(added_ns n | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(o) malloc+free 4k, ring busy" "ops/s" "$(rate_cell o plain)" "$(rate_cell o check)" \
 		"$(ratios o | num_cell "%.3f")" "$(added_ns o | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(p) READ 64 B into a frame" "ops/s" "$(rate_cell p plain)" "$(rate_cell p check)" \
+		"$(ratios p | num_cell "%.3f")" "$(added_ns p | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(q) READ 64 B into the heap" "ops/s" "$(rate_cell q plain)" "$(rate_cell q check)" \
+		"$(ratios q | num_cell "%.3f")" "$(added_ns q | num_cell "%+.0f" " ns")" "-" "-"
 	echo
 	echo "targets met: $MET of $TARGETS$([ ${#MISSED[@]} -gt 0 ] && printf '; missed: %s' "$(IFS=,; echo "${MISSED[*]}" | sed 's/,/, /g')")$([ $SMOKE = 1 ] && echo " (smoke: informational, never fails)")"
 	echo
@@ -935,6 +966,9 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  (n) (o)         malloc(4096)+free() pairs by a process with a ring: (n) nothing in flight (free-inflight's"
 	echo "                  uprobe on free returns at once: the trap's cost), (o) a READ in flight elsewhere (each"
 	echo "                  free sent with its stack and judged)"
+	echo "  (p) (q)         a function writes 64 B into a pipe, READs them back into (p) an array of its own frame"
+	echo "                  (a stack range: stack-inflight's lookups) or (q) the heap, waits, returns; one more"
+	echo "                  system call above the old frame each time (nothing held then: no record)"
 	echo "  (m)             64-byte datagrams through 16 ring-provided buffers, multishot RECV, each buffer given"
 	echo "                  back after its CQE: each message's buffer is resolved and judged at its CQE"
 	echo "  (h)             IOPS = reads + writes of both jobs; events lost = records the event buffer could"

@@ -47,6 +47,9 @@ const volatile __u32 max_rings = 32;		/* --profile-rings */
  * sample_warmup per CPU, ring and opcode, then one in N. */
 const volatile __u64 sample_mask = 15;
 const volatile __u64 sample_warmup = 1024;
+/* io_ring_exit_work's address (/proc/kallsyms), 0: unknown, then a slot
+ * is never freed (the rings' teardown is seen through that work item). */
+const volatile __u64 exit_work_fn = 0;
 
 /* low io_kiocb flag bits mirror IOSQE_* (io_uring_types.h) */
 #define PF_IOSQE_ASYNC		(1u << 4)
@@ -182,6 +185,8 @@ struct fd_cache_ent {
 	__u64 key;			/* tgid << 32 | fd (| bit 31: registered) */
 	__u32 slot;
 	__u32 gen;			/* follow_gen when judged */
+	__u32 serial;			/* the slot's ring then (slots are reused) */
+	__u32 pad;
 };
 
 struct {
@@ -192,6 +197,24 @@ struct {
 } pf_fd_cache SEC(".maps");
 
 __u32 next_ring_slot;
+__u32 ring_serial;
+/* notes that did not fit in pf_notify: user space then looks at every
+ * slot rather than trusting the notes */
+__u32 notes_lost;
+
+/* Slots of closed rings whose figures user space has collected and
+ * zeroed, ready for the next ring (pushed by user space only). */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 32);	/* --profile-rings, set before load */
+	__type(value, __u32);
+} pf_free_slots SEC(".maps");
+
+/* Wakes user space at once: a ring closed, or one went unprofiled. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} pf_notify SEC(".maps");
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -199,6 +222,14 @@ static __always_inline void stat_inc(__u32 which)
 
 	if (v)
 		(*v)++;
+}
+
+static __always_inline void notify(__u32 kind, __u32 slot)
+{
+	struct pf_note n = { .kind = kind, .slot = slot };
+
+	if (bpf_ringbuf_output(&pf_notify, &n, sizeof(n), 0))
+		__sync_fetch_and_add(&notes_lost, 1);
 }
 
 static __always_inline __u32 log2_u64(__u64 v)
@@ -231,6 +262,14 @@ static __always_inline void cache_put(__u64 ctx, __u32 slot)
 	cache_put_gen(ctx, slot, follow_gen);
 }
 
+/* The serial of the ring in @slot, 0 once it has closed. */
+static __always_inline __u32 slot_serial(__u32 slot)
+{
+	struct pf_ring_meta *m = bpf_map_lookup_elem(&pf_ring_meta, &slot);
+
+	return m && !m->closed_ns ? m->serial : 0;
+}
+
 static __always_inline void fd_cache_put_gen(__u64 key, __u32 slot, __u32 gen)
 {
 	__u32 i = addr_hash(key, 10);
@@ -240,6 +279,7 @@ static __always_inline void fd_cache_put_gen(__u64 key, __u32 slot, __u32 gen)
 		c->key = key;
 		c->slot = slot;
 		c->gen = gen;
+		c->serial = slot < PF_RING_FULL ? slot_serial(slot) : 0;
 	}
 }
 
@@ -248,16 +288,24 @@ static __always_inline void fd_cache_put(__u64 key, __u32 slot)
 	fd_cache_put_gen(key, slot, follow_gen);
 }
 
-/* A new slot for ring @ctx of process @tgid, or PF_NO_RING when the
- * table is full (counted: the report says its tables were truncated). */
+/* A slot for ring @ctx of process @tgid: a closed ring's, collected by
+ * user space, else a never used one; PF_RING_FULL when every slot holds a
+ * ring not yet collected (counted, and user space told at once: the
+ * report says its tables were truncated). */
 static __always_inline __u32 ring_add(__u64 ctx, __u32 tgid, int fd,
 				      __u32 flags, __u32 sq, __u32 cq, __u64 now)
 {
-	__u32 slot = __sync_fetch_and_add(&next_ring_slot, 1);
 	struct pf_ring_meta *m;
+	__u32 slot;
 
+	if (bpf_map_pop_elem(&pf_free_slots, &slot)) {
+		slot = __sync_fetch_and_add(&next_ring_slot, 1);
+		if (slot >= max_rings)
+			next_ring_slot = max_rings;	/* no wrap, however many */
+	}
 	if (slot >= max_rings) {
 		stat_inc(PF_STAT_RINGS_UNPROFILED);
+		notify(PF_NOTE_UNPROFILED, 0);
 		slot = PF_RING_FULL;
 	} else if ((m = bpf_map_lookup_elem(&pf_ring_meta, &slot))) {
 		m->tgid = tgid;
@@ -269,6 +317,8 @@ static __always_inline __u32 ring_add(__u64 ctx, __u32 tgid, int fd,
 		/* the process's name, not the thread's: a ring first seen
 		 * used by its SQPOLL thread would be named "iou-sqp-N" */
 		BPF_CORE_READ_STR_INTO(&m->comm, bpf_get_current_task_btf(), group_leader, comm);
+		m->closed_ns = 0;
+		m->serial = __sync_fetch_and_add(&ring_serial, 1) + 1;
 		m->ctx = ctx;
 	}
 	bpf_map_update_elem(&pf_rings, &ctx, &slot, BPF_ANY);
@@ -357,6 +407,47 @@ int BPF_PROG(pf_ring_create, int fd, void *rctx, __u32 sq_entries,
 	}
 	ring_add(a, tgid, fd, flags, sq_entries, cq_entries,
 		 bpf_ktime_get_ns());
+	return 0;
+}
+
+/* A ring's context is freed at the end of io_ring_exit_work, the work
+ * item its last close queues (after every request of the ring has ended
+ * and the cancellations have posted their CQEs): nothing of that ring is
+ * seen after. Its slot is marked closed and user space told; user space
+ * collects the figures, zeroes the slot and hands it back through
+ * pf_free_slots. The work item is inside the freed context: only its
+ * address is used. workqueue_execute_end has had the function since
+ * v5.7; without exit_work_fn no slot is freed (and the first ring left
+ * out says so). */
+SEC("raw_tp/workqueue_execute_end")	/* tp_btf refuses a function pointer */
+int BPF_PROG(pf_ring_gone, void *work, void *function)
+{
+	struct ring_cache_ent *c;
+	struct pf_ring_meta *m;
+	__u64 ring, fn, unused;
+	__u32 *s, slot, i;
+
+	if (!exit_work_fn || as_numbers(function, 0, &fn, &unused) || fn != exit_work_fn ||
+	    as_numbers(exit_work_to_ctx(work), 0, &ring, &unused))
+		return 0;
+	s = bpf_map_lookup_elem(&pf_rings, &ring);
+	if (!s)
+		return 0;
+	slot = *s;
+	bpf_map_delete_elem(&pf_rings, &ring);
+	/* a later ring at this address is judged afresh (io_uring_create
+	 * overwrites the entry anyway) */
+	i = addr_hash(ring, 10);
+	c = bpf_map_lookup_elem(&pf_ring_cache, &i);
+	if (c && c->ctx == ring)
+		c->ctx = 0;
+	if (slot >= max_rings)
+		return 0;		/* was never profiled */
+	m = bpf_map_lookup_elem(&pf_ring_meta, &slot);
+	if (!m || m->ctx != ring)
+		return 0;
+	m->closed_ns = bpf_ktime_get_ns();
+	notify(PF_NOTE_CLOSED, slot);
 	return 0;
 }
 
@@ -789,7 +880,10 @@ static __always_inline __u32 enter_slot(__u32 tgid, __u32 fd, __u32 flags)
 	i = addr_hash(key, 10);
 	c = bpf_map_lookup_elem(&pf_fd_cache, &i);
 	gen = follow_gen;		/* read before judging */
-	if (c && c->key == key && (c->slot != PF_NO_RING || c->gen == gen))
+	/* a slot's ring may have closed and the slot gone to another: the
+	 * descriptor is then looked at again */
+	if (c && c->key == key && (c->slot >= PF_RING_FULL ? c->slot == PF_RING_FULL ||
+				   c->gen == gen : c->serial && c->serial == slot_serial(c->slot)))
 		return c->slot;
 	if (!followed(tgid)) {
 		fd_cache_put_gen(key, PF_NO_RING, gen);

@@ -80,9 +80,20 @@ struct pf_ring_meta {
 	__s32 fd;			/* -1: not seen created (attached later) */
 	__u32 setup_flags;		/* IORING_SETUP_* */
 	__u32 sq_entries, cq_entries;
-	__u32 pad;
+	__u32 serial;			/* the ring's number in the run, from 1: a
+					 * slot is reused once its ring is gone */
 	__u64 created_ns;		/* 0: existed before the profile began */
 	char comm[16];			/* of the process that created or used it */
+	__u64 closed_ns;		/* 0: open; else its context was freed (the
+					 * slot waits for user space to collect it) */
+};
+
+/* pf_notify records: a ring's slot to collect, or a ring left out */
+#define PF_NOTE_CLOSED		1	/* @slot's ring is gone */
+#define PF_NOTE_UNPROFILED	2	/* a ring found the table full */
+struct pf_note {
+	__u32 kind;
+	__u32 slot;
 };
 
 /* per process (tgid), shared by its threads */

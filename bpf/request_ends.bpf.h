@@ -35,6 +35,7 @@
 #include "ring_index.bpf.h"
 #include "inflight.bpf.h"
 #include "provided_buffers.bpf.h"
+#include "stack_frames.bpf.h"
 
 /* Set by user space before load. */
 const volatile __u64 reissue_flag = 0;	/* REQ_F_REISSUE from kernel BTF */
@@ -93,6 +94,8 @@ static __always_inline bool end_slot(int slot, __u64 key, __s32 res, __u32 cflag
 		return false;
 	if (copy->flags & INF_BSEL)
 		pbuf_forget(copy->ctx, copy->user_data, key);
+	if (copy->flags & INF_STACK)
+		stack_request_ended(copy);
 	/* Its session has changed hands since (the request outlived the
 	 * instance that saw it submitted): the new owner never heard of it. */
 	if (!session_owned_by(copy->session, copy->owner))

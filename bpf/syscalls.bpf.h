@@ -35,6 +35,7 @@
 #include "stacks.bpf.h"
 #include "channels.bpf.h"
 #include "teardown.bpf.h"
+#include "stack_frames.bpf.h"
 
 #if !defined(__TARGET_ARCH_x86)
 #error "syscall numbers in uringcheck.h are x86-64 only"
@@ -339,6 +340,14 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 	struct uc_tracked *state;
 	__u32 tgid, sid;
 
+	/* Any call shows where the thread's stack is (stack_frames.bpf.h),
+	 * but the process's own teardown (exit_group, the last thread's
+	 * exit): the kernel cancels every request then, and left-in-flight
+	 * reports those still in flight. */
+	if (stack_held_total > 0 && id != UC_NR_EXIT_GROUP &&
+	    (id != UC_NR_EXIT ||
+	     BPF_CORE_READ(bpf_get_current_task_btf(), signal, live.counter) > 1))
+		stack_observe(UC_REG(regs, sp), UC_FRAME_SYSCALL, id);
 	switch (id) {
 	case UC_NR_IO_URING_ENTER:
 		if ((state = current_tracked(&tgid)))
@@ -505,6 +514,12 @@ int BPF_PROG(uc_signal_deliver, int sig, struct kernel_siginfo *info,
 	__u32 tgid = current_pid_tgid() >> 32;
 	struct uc_tracked *state;
 
+	/* The interrupted stack pointer, before the handler's frame; not a
+	 * signal with the default action (a fatal one is a teardown, as
+	 * exit_group is: see uc_sys_enter). */
+	if (stack_held_total > 0 && uc_read_u64((char *)ka + UC_SA_HANDLER_OFF) != 0)
+		stack_observe(UC_REG(bpf_task_pt_regs(bpf_get_current_task_btf()), sp),
+			      UC_FRAME_SIGNAL, sig);
 	state = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!state || state->state == UC_TRACKED_TEARING_DOWN)
 		return 0;

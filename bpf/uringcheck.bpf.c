@@ -52,6 +52,7 @@
 #include "stacks.bpf.h"
 #include "provided_buffers.bpf.h"
 #include "request_ends.bpf.h"
+#include "stack_frames.bpf.h"
 #include "iovecs.bpf.h"
 #include "reap_lag.bpf.h"
 #include "channels.bpf.h"
@@ -92,9 +93,14 @@ int BPF_PROG(uc_fork, struct task_struct *parent, struct task_struct *child)
 	struct uc_tracked *pt, ct = { .state = UC_TRACKED };
 	struct uc_proc *e;
 
-	/* Threads share the tgid and are covered already. */
-	if (ptgid == ctgid || !ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
+	if (!ctgid || !(pt = bpf_map_lookup_elem(&tracked, &ptgid)))
 		return 0;
+	/* Threads share the tgid and are followed already; their own
+	 * stack is noted (stack-inflight). */
+	if (ptgid == ctgid) {
+		stack_thread_born(child);
+		return 0;
+	}
 	ct.session = pt->session;
 	/* Not followed: its own pid reads 0 (bpf/pidns.bpf.h); said. */
 	if (task_below_ns(child)) {
@@ -129,6 +135,9 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	sid = t->session;
 	bpf_map_delete_elem(&maps_sent, &tgid);	/* a new image */
+	/* ... and a new stack: the exec'ing thread's entries go. */
+	stack_thread_gone((__u32)current_pid_tgid());
+	stack_thread_gone(old_pid);
 	e = ev_reserve(sid, sizeof(*e), UC_EV_EXEC);
 	if (!e)
 		return 0;
@@ -160,6 +169,8 @@ static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 	struct uc_proc *e;
 	__u32 tgid, sid;
 
+	/* Every thread: its own stack's entry (stack_frames.bpf.h). */
+	stack_thread_gone((__u32)current_pid_tgid());
 	if (!group_dead || !(t = current_tracked(&tgid)))
 		return 0;
 	sid = t->session;
@@ -251,7 +262,7 @@ static __always_inline int on_ring_create(int fd, void *ring, __u32 sq_entries,
 	struct uc_tracked *t;
 	__u32 tgid, sid;
 
-	if (!(t = current_tracked(&tgid)))
+	if (!(t = current_tracked(&tgid)) && !(t = take_for_all(tgid)))
 		return 0;
 	sid = t->session;
 	t->used_uring = 1;
@@ -629,6 +640,14 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 		s->user_data = v->user_data;
 		if (notif)
 			track_notif(notif, v, s);
+	}
+	/* stack-inflight: a range in the submitter's own stack. SQPOLL and
+	 * io-wq submitters have none: counted, not judged. */
+	if (reported && s->nr_inline) {
+		if (v->flags & INF_SQPOLL)
+			stat_inc(v->session, UC_STAT_STACK_UNKNOWN);
+		else
+			stack_note(s, v, v->tgid);
 	}
 	if (s->sqe_flags & UC_IOSQE_CQE_SKIP_SUCCESS)
 		v->flags |= INF_QUIET;

@@ -63,6 +63,8 @@ enum uc_event_type {
 	UC_EV_PROVIDE,		/* IORING_OP_PROVIDE_BUFFERS submitted */
 	UC_EV_CHANNEL,		/* the pipe/socket end a waiting request reads */
 	UC_EV_HEAP_RELEASE,	/* a glibc malloc chunk given back (free, realloc) */
+	UC_EV_FRAME_GONE,	/* a thread's stack pointer rose above a stack
+				 * range one of its requests holds */
 	UC_EV__END,
 };
 #define UC_EV_TYPES		32	/* UC_EV_* fit below this */
@@ -144,7 +146,10 @@ enum uc_direction {
 #define UC_SUB_TAG_ONLY		(1u << 7)	/* holds no memory, sent for its
 						 * pointer user_data alone
 						 * (user-data-reuse) */
-#define UC_SUB_SQ_UNPUBLISHED	(1u << 8)	/* SQPOLL, no stack: calls into
+#define UC_SUB_STACK		(1u << 8)	/* an inline range lies in the
+						 * submitting thread's own stack
+						 * mapping (stack-inflight) */
+#define UC_SUB_SQ_UNPUBLISHED	(1u << 9)	/* SQPOLL, no stack: calls into
 						 * liburing were seen publishing
 						 * SQEs of its ring, none this
 						 * one (bpf/sqpoll_stacks.bpf.h) */
@@ -185,6 +190,10 @@ enum uc_stat {
 	UC_STAT_ENDS_UNSEEN,	/* CQEs of a followed process's requests never
 				 * seen submitted: attached, the requests in
 				 * flight at the attach (not judged) */
+	UC_STAT_STACK_UNKNOWN,	/* requests holding memory whose submitting
+				 * thread's own stack is not known (started
+				 * before it was followed, SQPOLL, io-wq):
+				 * stack-inflight does not judge them */
 	UC_STAT__COUNT,
 };
 
@@ -563,6 +572,29 @@ struct uc_heap_release {
 	__u64 stack_id;		/* the release's stack, 0: none */
 	__u32 how;		/* enum uc_heap_how */
 	__u32 pad;
+};
+
+/*
+ * stack-inflight (bpf/stack_frames.bpf.h): a thread that holds requests
+ * with ranges in its own stack mapping showed a stack pointer above the
+ * lowest of them, outside any sigaltstack, at a point the checker sees.
+ * Bytes below sp - UC_RED_ZONE belong to no live frame (the x86-64 ABI
+ * lets a leaf function use 128 bytes below its stack pointer).
+ */
+#define UC_RED_ZONE		128
+
+enum uc_frame_where {
+	UC_FRAME_SYSCALL = 1,	/* a system call's entry (nr: its number) */
+	UC_FRAME_SIGNAL,	/* a signal's delivery (nr: the signal) */
+};
+
+struct uc_frame_gone {
+	struct uc_hdr hdr;	/* hdr.tid: the thread */
+	__u64 sp;		/* its stack pointer there */
+	__u64 lo, hi;		/* its own stack mapping, as last looked up */
+	__u64 stack_id;		/* where it was, 0: none */
+	__u32 where;		/* enum uc_frame_where */
+	__s32 nr;
 };
 
 #endif /* __URINGCHECK_H */

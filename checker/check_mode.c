@@ -10,9 +10,12 @@
  * liburing ones for reap timing.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "heap_probes.h"
 #include "kernel_features.h"
@@ -37,7 +40,12 @@ struct check_mode {
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
-	bool attached;			/* -p: the process runs already */
+	bool attached;			/* -p, -a: the processes run already */
+	bool all;			/* -a: this session takes every
+					 * process that makes a ring */
+	uint32_t taken;			/* -a: processes taken at the start */
+	uint32_t others;		/* ... left to the sessions following
+					 * them already */
 	uint32_t rings;			/* ring records: rings seen */
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
@@ -74,6 +82,7 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_PROCS_NS_BELOW] = "processes_in_pid_namespace_below",
 	[UC_STAT_OPS_UNJUDGED] = "requests_of_unjudged_opcodes",
 	[UC_STAT_ENDS_UNSEEN] = "ends_without_submit",
+	[UC_STAT_STACK_UNKNOWN] = "requests_stack_unknown",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
@@ -96,6 +105,9 @@ static void on_event(void *arg, const void *data, size_t size)
 			sqpoll_probes_process(&c->sqpoll, h->tgid, c->check.ck.report->out);
 	}
 }
+
+static int take_all(struct check_mode *c);
+static void attached_follow(struct check_mode *c, pid_t pid);
 
 static int check_begin(void **state, struct uc_run *run)
 {
@@ -122,6 +134,8 @@ static int check_begin(void **state, struct uc_run *run)
 			"heap releases (free-inflight) are not judged\n");
 	/* Nothing is attached until a process makes an SQPOLL ring. */
 	sqpoll_probes_init(&c->sqpoll, &c->sess);
+	if (o->all && take_all(c))
+		return -1;
 	if (o->liburing_uprobes) {
 		if (!o->reap_lag_ms)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
@@ -132,22 +146,99 @@ static int check_begin(void **state, struct uc_run *run)
 	return 0;
 }
 
+/* Does process @pid hold an io_uring descriptor? (/proc/PID/fd: the
+ * rings it made before the -a run, or inherited) */
+static bool holds_ring(const char *pid)
+{
+	char path[64], link[64];
+	struct dirent *d;
+	bool found = false;
+	DIR *fds;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%.16s/fd", pid);
+	fds = opendir(path);
+	if (!fds)
+		return false;
+	while (!found && (d = readdir(fds))) {
+		char fd[64 + sizeof(d->d_name)];
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, d->d_name);
+		n = (int)readlink(fd, link, sizeof(link) - 1);
+		found = n > 0 && (link[n] = 0, !strcmp(link, "anon_inode:[io_uring]"));
+	}
+	closedir(fds);
+	return found;
+}
+
+/*
+ * --check -a: from now on the kernel side gives this session every
+ * process that makes a ring while no session follows it; the processes
+ * that hold one already are taken here, as -p takes its process (their
+ * requests in flight now are not judged, and counted). A process another
+ * instance follows stays with it.
+ */
+static int take_all(struct check_mode *c)
+{
+	struct dirent *d;
+	DIR *proc;
+
+	if (session_take_all(&c->sess, true)) {
+		if (errno != EBUSY)
+			fprintf(stderr, "uringcheck: --check -a: %s\n", strerror(errno));
+		return -1;
+	}
+	c->all = true;
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((d = readdir(proc))) {
+		pid_t pid;
+		int r;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atol(d->d_name);
+		if (pid == getpid() || !holds_ring(d->d_name))
+			continue;
+		r = session_track_unfollowed(&c->sess, pid);
+		if (r == 1) {
+			c->others++;
+		} else if (r == 0) {
+			c->taken++;
+			attached_follow(c, pid);
+		}
+	}
+	closedir(proc);
+	fprintf(stderr, "uringcheck: --check -a: %u process%s holding a ring taken%s; "
+		"every process that makes a ring from now on is checked too, until "
+		"-d or Ctrl-C\n", c->taken, c->taken == 1 ? "" : "es",
+		c->others ? " (others are checked by the uringcheck that follows them)" : "");
+	return 0;
+}
+
+/* A running process just followed: what can only be read now. */
+static void attached_follow(struct check_mode *c, pid_t pid)
+{
+	/* Its rings (whose creation sends the mappings) came before us: its
+	 * mappings are read now, while it surely lives, and its own libc is
+	 * probed now (it will make no first ring). */
+	stacks_process_seen(&c->check.ck.stacks, pid);
+	c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
+	heap_probes_process(&c->heap, pid, stderr);
+}
+
 static int check_follow(void *state, pid_t pid)
 {
 	struct check_mode *c = state;
 
 	c->pid = pid;
-	/* Attached, its rings (whose creation sends the mappings) came
-	 * before us: its mappings are read now, while it surely lives, and
-	 * its own libc is probed now (it will make no first ring). */
-	if (c->attached) {
-		stacks_process_seen(&c->check.ck.stacks, pid);
-		c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
-	}
 	if (session_track(&c->sess, pid))
 		return -1;
 	if (c->attached)
-		heap_probes_process(&c->heap, pid, stderr);
+		attached_follow(c, pid);
 	else
 		heap_probes_follow(&c->heap, pid, stderr);
 	return 0;
@@ -186,6 +277,11 @@ static void check_finish(void *state, struct uc_run *run)
 	struct check_mode *c = state;
 	uint64_t v[UC_STAT__COUNT];
 
+	/* -a: no process is taken from now on (before the last drain: one
+	 * taken after it would be followed by nobody) */
+	if (c->all)
+		session_take_all(&c->sess, false);
+	c->all = false;
 	session_drain(&c->sess);
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	sqpoll_probes_stop(&c->sqpoll);
@@ -209,6 +305,13 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			report_warning(rep, pid, "%llu %s%s%s", (unsigned long long)v[i],
 				       stat_names[i], i == UC_STAT_RINGBUF_LOST && what[0] ?
 				       ": " : "", i == UC_STAT_RINGBUF_LOST ? what : "");
+	/* Not a loss: what stack-inflight cannot judge, said as a note. */
+	if (v[UC_STAT_STACK_UNKNOWN])
+		fprintf(rep->out, "==%u==uringcheck: note: %llu requests holding "
+			"memory were submitted by a thread whose own stack is not "
+			"known (SQPOLL, or a thread started before uringcheck "
+			"followed it): stack-inflight not judged for them\n", pid,
+			(unsigned long long)v[UC_STAT_STACK_UNKNOWN]);
 	if (ck->stacks.overwritten)
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",
@@ -242,12 +345,18 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			(unsigned long long)ck->picks_unresolved);
 }
 
+/* The pid of the run's report lines: the target's, or (-a) ours. */
+static uint32_t line_pid(const struct uc_run *run)
+{
+	return run->pid ? (uint32_t)run->pid : (uint32_t)getpid();
+}
+
 static int check_report(void *state, struct uc_run *run, FILE *out)
 {
 	struct check_mode *c = state;
 	struct uc_report *rep = run->rep;
 
-	report_losses(rep, c, run->pid, run->opt->stats);
+	report_losses(rep, c, line_pid(run), run->opt->stats);
 	return 0;
 }
 
@@ -265,11 +374,11 @@ static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
 	if (!c->attached) {
 		if (run->opt->stats && n)
 			fprintf(out, "==%u==uringcheck: stats: %llu request ends without a "
-				"submission seen\n", run->pid, n);
+				"submission seen\n", line_pid(run), n);
 		return;
 	}
 	fprintf(out, "==%u==uringcheck: %llu request%s in flight at the attach "
-		"and %s not judged (%s seen, not %s)\n", run->pid,
+		"and %s not judged (%s seen, not %s)\n", line_pid(run),
 		n, n == 1 ? " was" : "s were", n == 1 ? "is" : "are",
 		n == 1 ? "its end" : "their ends",
 		n == 1 ? "its submission" : "their submissions");
@@ -277,10 +386,10 @@ static void say_unseen(struct check_mode *c, struct uc_run *run, FILE *out)
 	 * checker/ring_fds.h): requests in flight then whose ends this run
 	 * may not have seen. A ring held by two followed processes counts
 	 * twice. */
-	fprintf(out, "==%u==uringcheck: at the attach, its rings held %llu SQE%s "
+	fprintf(out, "==%u==uringcheck: at the attach, %s rings held %llu SQE%s "
 		"without a CQE yet (requests in flight then, but for those that "
-		"skip their CQE or post several)\n", run->pid,
-		(unsigned long long)c->unanswered, c->unanswered == 1 ? "" : "s");
+		"skip their CQE or post several)\n", line_pid(run),
+		run->pid ? "its" : "their", (unsigned long long)c->unanswered, c->unanswered == 1 ? "" : "s");
 }
 
 static void check_footer(void *state, struct uc_run *run, FILE *out)
@@ -302,7 +411,7 @@ static void check_footer(void *state, struct uc_run *run, FILE *out)
 		free(err);
 		if (k)
 			fprintf(out, "==%u==uringcheck: kernel %s: %s (see --version)\n",
-				run->pid, k->release, kernel_tier(k));
+				line_pid(run), k->release, kernel_tier(k));
 	}
 }
 
@@ -348,6 +457,8 @@ static void check_free(void *state)
 		return;
 	heap_probes_free(&c->heap);
 	sqpoll_probes_free(&c->sqpoll);
+	if (c->all)
+		session_take_all(&c->sess, false);
 	if (c->started)
 		session_stop(&c->sess);
 	dispatch_free(&c->check);

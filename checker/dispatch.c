@@ -228,6 +228,12 @@ void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 			goto bad;
 		RUN(d, on_record, h);
 		break;
+	case UC_EV_FRAME_GONE:
+		/* Its stack is read only if it hits (rules/stack_frames.c). */
+		if (size < sizeof(struct uc_frame_gone))
+			goto bad;
+		RUN(d, on_record, h);
+		break;
 	case UC_EV_PICK:
 		if (size < sizeof(struct uc_pick))
 			goto bad;

@@ -768,6 +768,52 @@ int session_track(struct uc_session *s, pid_t pid)
 	return 0;
 }
 
+int session_track_unfollowed(struct uc_session *s, pid_t pid)
+{
+	struct uc_tracked t = { .state = UC_TRACKED, .session = s->slot };
+	uint32_t key = pid;
+
+	if (!bpf_map__update_elem(s->skel->maps.tracked, &key, sizeof(key), &t,
+				  sizeof(t), BPF_NOEXIST))
+		return 0;
+	return errno == EEXIST ? 1 : -1;
+}
+
+/* The instance now holding session @sid, 0: none (slots.c's cfg). */
+static uint32_t session_holder(struct uc_session *s, uint32_t sid)
+{
+	struct uc_session_cfg cfg;
+
+	if (bpf_map__lookup_elem(s->skel->maps.sessions, &sid, sizeof(sid), &cfg,
+				 sizeof(cfg), 0))
+		return 0;
+	return cfg.owner;
+}
+
+int session_take_all(struct uc_session *s, bool take)
+{
+	uint32_t zero = 0, cur = 0, mine = (uint32_t)s->slot + 1, v = take ? mine : 0;
+
+	if (bpf_map__lookup_elem(s->skel->maps.all_session, &zero, sizeof(zero), &cur,
+				 sizeof(cur), 0))
+		return -1;
+	if (!take && cur != mine)
+		return 0;		/* not ours (any more) */
+	if (take && cur && cur != mine) {
+		uint32_t holder = session_holder(s, cur - 1);
+
+		/* a live instance has it; a dead one's claim is stale */
+		if (holder && (kill((pid_t)holder, 0) == 0 || errno == EPERM)) {
+			fprintf(stderr, "uringcheck: --check -a: uringcheck pid %u checks "
+				"every process already\n", holder);
+			errno = EBUSY;
+			return -1;
+		}
+	}
+	return bpf_map__update_elem(s->skel->maps.all_session, &zero, sizeof(zero), &v,
+				    sizeof(v), BPF_ANY);
+}
+
 int session_fd(const struct uc_session *s)
 {
 	return ring_buffer__epoll_fd(s->rb);

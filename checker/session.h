@@ -79,6 +79,13 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 		  uc_event_fn fn, void *arg);
 /* Follow @pid (and, from now on, everything it forks). */
 int session_track(struct uc_session *s, pid_t pid);
+/* --check -a: follows @pid unless a session follows it already (1 then;
+ * -1 on error). */
+int session_track_unfollowed(struct uc_session *s, pid_t pid);
+/* --check -a: makes this session the one that takes every process that
+ * makes a ring while no session follows it (@take), or gives that up.
+ * -1 (errno EBUSY, said) if a live instance holds it. */
+int session_take_all(struct uc_session *s, bool take);
 int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);

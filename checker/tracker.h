@@ -63,6 +63,7 @@ struct uc_request {
 	uint64_t drain_epoch;
 	uint64_t loss_mark, doubt_mark;	/* evidence.c, at its submission */
 	bool counted;			/* in as->inflight */
+	bool frame_told;		/* stack-inflight reported it */
 	uint64_t channel;		/* the pipe/socket end it waits on, 0:
 					 * none seen (bpf/channels.bpf.h) */
 	/* A buffer-select request: the provided buffer it is known to hold

@@ -401,19 +401,13 @@ static enum opt_result check(struct uc_options *o)
 			"program to start ('%s')\n", o->target_argv[0]);
 		return OPT_EXIT_USAGE;
 	}
-	if (o->all && o->check) {
-		fprintf(stderr, "uringcheck: --check cannot attach to every process: "
-			"check one with --check -p PID (-f: with its child processes), "
-			"or profile every io_uring user with -a alone\n");
-		return OPT_EXIT_USAGE;
-	}
 	if (o->follow && !o->pid) {
 		fprintf(stderr, "uringcheck: -f/--follow needs -p PID (%s)\n", o->all ?
 			"-a follows every process already" :
 			"a program started by uringcheck is followed with all it forks");
 		return OPT_EXIT_USAGE;
 	}
-	if (o->check && !o->profile && !o->pid) {
+	if (o->check && !o->profile && !o->pid && !o->all) {
 		fprintf(stderr, "uringcheck: --check is the default mode; it combines "
 			"with --profile\n");
 		return OPT_EXIT_USAGE;
@@ -486,7 +480,7 @@ static enum opt_result check(struct uc_options *o)
 			"two between 1 and 65536\n", o->profile_sample);
 		return OPT_EXIT_USAGE;
 	}
-	if (o->profile_rings < 1 || o->profile_rings > 4096) {
+	if (o->profile_rings != -1 && (o->profile_rings < 1 || o->profile_rings > 4096)) {
 		fprintf(stderr, "uringcheck: --profile-rings=%ld: must be between 1 "
 			"and 4096\n", o->profile_rings);
 		return OPT_EXIT_USAGE;

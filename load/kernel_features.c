@@ -358,6 +358,10 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 	fprintf(out, "  heap releases    with --heap-probes: glibc malloc's free/realloc (uprobes "
 		"on the target's libc.so.6); not judged: static binaries, other allocators "
 		"(jemalloc, tcmalloc, ...), custom pools; without it, none\n");
+	fprintf(out, "  stack frames     judged in each thread's own stack (main: [stack]; "
+		"others: the mapping of their stack pointer at clone) at system calls and "
+		"handled signals, not at the process's teardown; not judged: coroutine stacks carved from that stack, "
+		"SQPOLL, threads started before being followed (docs/hazards.md)\n");
 	fprintf(out, "  provided buffers %s\n",
 		!k->buffer_selected_flag || !k->buffer_ring_flag ?
 		"judged at their CQEs only (REQ_F_BUFFER_* not found)" :

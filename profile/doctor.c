@@ -10,6 +10,7 @@
 
 #include "finding.h"
 #include "opcode_names.h"
+#include "xalloc.h"
 #include <ctype.h>
 
 /* ---- what the rules read: one process's share of the tables ----------- */
@@ -404,10 +405,17 @@ static void judge_idle_burn(const struct doctor_rule *r, const struct pf_snapsho
 /*
  * sqpoll-stall: the poller keeps going to sleep, so submissions wait for
  * a wake-up (a system call and a thread wake-up each). 100 wake-ups, and
- * one for every four SQEs or worse.
+ * one for every four SQEs or worse; or, on a sparse ring, 8 wake-ups when
+ * three SQEs in four or more needed one. The floor of 100 keeps a busy
+ * ring quiet that wakes its poller a few times between phases; when
+ * nearly every SQE wakes it there is no such doubt: SQPOLL saved no
+ * system call, added a wake-up to each request and spun sq_thread_idle
+ * after each (the poller's CPU time per SQE says how much).
  */
 #define STALL_MIN_WAKEUPS	100
 #define STALL_SHARE		0.25
+#define STALL_SPARSE_MIN	8
+#define STALL_SPARSE_SHARE	0.75
 
 static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s,
 			const struct pf_run_facts *f, struct doctor_verdict **v, size_t *n)
@@ -421,7 +429,13 @@ static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s
 		for (uint32_t i = 0; i < s->nrings; i++)
 			if (s->rings[i].meta.tgid == tgid)
 				wake += s->rings[i].st.sq_wakeups;
-		if (wake < STALL_MIN_WAKEUPS || wake < STALL_SHARE * subs)
+		const struct pf_proc *pp = proc_of(s, tgid);
+		bool sparse;
+
+		if (wake < STALL_SPARSE_MIN || wake < STALL_SHARE * subs)
+			continue;
+		sparse = wake >= STALL_SPARSE_SHARE * subs;
+		if (wake < STALL_MIN_WAKEUPS && !sparse)
 			continue;
 		d = verdict_new(r, tgid, v, n, "the SQPOLL thread had to be woken %llu "
 				"times for %llu SQEs", (unsigned long long)wake,
@@ -431,6 +445,11 @@ static void judge_stall(const struct doctor_rule *r, const struct pf_snapshot *s
 		body_add(d, "io_uring_enter(IORING_ENTER_SQ_WAKEUP) %llu times: the "
 			 "poller slept (sq_thread_idle ran out) between submissions",
 			 (unsigned long long)wake);
+		if (sparse && pp && subs)
+			body_add(d, "a sparse ring: SQPOLL saved no system call, and its "
+				 "thread spent %.1f ms on a CPU per SQE (%.2f s in all)",
+				 pp->sqpoll_oncpu_ns / 1e6 / subs, pp->sqpoll_oncpu_ns / 1e9);
+		ev_int(d, "sparse", sparse);
 		ev_u64(d, "wakeups", wake);
 		ev_u64(d, "sqpoll_sqes", subs);
 		ev_dbl(d, "wakeups_per_sqe", subs ? (double)wake / subs : 0);
@@ -562,7 +581,7 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 			   const struct pf_run_facts *f, struct doctor_verdict **v,
 			   size_t *n)
 {
-	uint64_t unseen = 0, ends = 0, evicted = 0;
+	uint64_t unseen = 0, ends = 0, evicted = 0, folded = 0;
 	uint64_t rings_out = s->stats[PF_STAT_RINGS_UNPROFILED];
 	uint64_t reqs_out = s->stats[PF_STAT_REQS_UNPROFILED];
 	uint64_t thr = s->stats[PF_STAT_THREADS_FULL], procs = s->stats[PF_STAT_PROCS_FULL];
@@ -570,6 +589,8 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 	struct doctor_verdict *d;
 
 	for (uint32_t i = 0; i < s->nrings; i++) {
+		if (s->rings[i].meta.fd == PF_FD_FOLDED)
+			folded = s->folded_rings;
 		evicted += s->rings[i].st.evicted;
 		for (unsigned op = 0; op < PF_MAX_OPS; op++) {
 			unseen += s->rings[i].ops[op].unseen;
@@ -577,15 +598,21 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 		}
 	}
 	if (!rings_out && !reqs_out && !thr && !procs && !errnos && !evicted &&
-	    unseen <= ends / 100 && !f->check_events_lost)
+	    unseen <= ends / 100 && !f->check_events_lost && !folded)
 		return;
 	d = verdict_new(r, 0, v, n, "the numbers above are incomplete");
 	if (!d)
 		return;
 	if (rings_out || reqs_out)
-		body_add(d, "%llu rings (%llu requests) beyond --profile-rings=%u were "
-			 "not profiled", (unsigned long long)rings_out,
+		body_add(d, "%llu rings (%llu requests) were not profiled: all "
+			 "--profile-rings=%u slots held rings still open when they "
+			 "came", (unsigned long long)rings_out,
 			 (unsigned long long)reqs_out, f->max_rings);
+	if (folded)
+		body_add(d, "%llu closed rings are added up in one row (\"closed "
+			 "rings\"), past the first %d kept one by one: counted "
+			 "exactly, not judged ring by ring", (unsigned long long)folded,
+			 PF_RETIRED_MAX);
 	if (unseen > ends / 100)
 		body_add(d, "%llu of %llu requests ended without their submission "
 			 "seen (submitted before the profile began): counted, not timed",
@@ -602,6 +629,7 @@ static void judge_fidelity(const struct doctor_rule *r, const struct pf_snapshot
 			 (unsigned long long)f->check_events_lost);
 	ev_u64(d, "rings_unprofiled", rings_out);
 	ev_u64(d, "requests_unprofiled", reqs_out);
+	ev_u64(d, "rings_folded", folded);
 	ev_u64(d, "requests_untimed", unseen);
 	ev_u64(d, "requests_evicted", evicted);
 	ev_u64(d, "threads_not_recorded", thr);
@@ -726,11 +754,24 @@ const struct doctor_rule *doctor_rules(size_t *n)
 	return rules;
 }
 
+/* The row that adds up closed rings past the ones kept one by one
+ * (profile_session.h) is no ring and no process: the per-ring and
+ * per-process rules do not see it; the fidelity note says it is there. */
 void doctor_run(const struct pf_snapshot *s, const struct pf_run_facts *f,
 		struct doctor_verdict **v, size_t *n)
 {
+	struct pf_snapshot judged = *s;
+	uint32_t k = 0;
+
+	judged.rings = xcalloc(s->nrings + 1, sizeof(*judged.rings));
+	for (uint32_t r = 0; r < s->nrings; r++)
+		if (s->rings[r].meta.fd != PF_FD_FOLDED)
+			judged.rings[k++] = s->rings[r];
+	judged.nrings = k;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		rules[i].judge(&rules[i], s, f, v, n);
+		rules[i].judge(&rules[i], rules[i].judge == judge_fidelity ? s : &judged,
+			       f, v, n);
+	free(judged.rings);
 }
 
 void doctor_free(struct doctor_verdict *v, size_t n)

@@ -6,7 +6,8 @@
  * (what `promtool check metrics` reads). One writer, two spellings.
  *
  * Labels: pid, ring (the fd, or the ring's address when it was created
- * before the profile), opcode. Latency is a histogram in seconds with the
+ * before the profile; "closed" with an empty pid for the row that adds up
+ * closed rings past the ones kept one by one), opcode. Latency is a histogram in seconds with the
  * kernel side's log2 buckets as its bounds.
  */
 #define _GNU_SOURCE
@@ -42,7 +43,9 @@ static void family(struct mw *w, const char *name, const char *type, const char 
 
 static void ring_label(const struct pf_ring_view *rv, char *buf, size_t len)
 {
-	if (rv->meta.fd >= 0)
+	if (rv->meta.fd == PF_FD_FOLDED)
+		snprintf(buf, len, "pid=\"\",ring=\"closed\"");
+	else if (rv->meta.fd >= 0)
 		snprintf(buf, len, "pid=\"%u\",ring=\"%d\"", rv->meta.tgid, rv->meta.fd);
 	else
 		snprintf(buf, len, "pid=\"%u\",ring=\"0x%llx\"", rv->meta.tgid,

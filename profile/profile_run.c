@@ -2,10 +2,12 @@
 #define _GNU_SOURCE
 #include "profile_run.h"
 
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -63,11 +65,66 @@ static char *render_metrics(void *arg, bool openmetrics)
 	return text;
 }
 
+/* Closed rings free their slots at once: a machine whose processes open
+ * short-lived rings by the hundred a second (-a) would otherwise fill
+ * every slot before the workload of interest opens its ring. The notes
+ * are waited for here, not in the run loop, which sleeps up to a second.
+ * The first ring left out is said on stderr at once, not only in the
+ * report (/metrics counts it as uringcheck_profile_missed_total). */
+static void *collector(void *arg)
+{
+	struct pf_run *r = arg;
+	struct pollfd p[2] = {
+		{ .fd = pf_session_notes_fd(&r->sess), .events = POLLIN },
+		{ .fd = r->wake_fd, .events = POLLIN },	/* stop */
+	};
+
+	while (!r->stop) {
+		int first;
+
+		/* the timeout: notes that did not fit in the ring buffer
+		 * (pf_session_collect then looks at every slot) */
+		poll(p, 2, 200);
+		pthread_mutex_lock(&r->lock);
+		first = pf_session_collect(&r->sess);
+		pthread_mutex_unlock(&r->lock);
+		if (first == 1)
+			fprintf(stderr, "uringcheck: profile: a ring went unprofiled: all "
+				"--profile-rings=%u slots hold rings still open%s; such rings "
+				"are counted (uringcheck_profile_missed_total{what=\"rings_unprofiled\"} "
+				"in /metrics, and the report)\n", r->max_rings,
+				r->sess.slots_freed ? "" : " (closed rings' slots are not freed "
+				"on this kernel: io_ring_exit_work is not in /proc/kallsyms)");
+	}
+	return NULL;
+}
+
+/* --profile-rings unset: 32 for one program; with -a, whose rings are
+ * every process's, as many as PF_ALL_TABLES_MB of per-CPU tables hold
+ * (about 23 KB per ring and CPU: 1400 rings on 2 CPUs, 45 on 64), 32 to
+ * 4096. The tables cannot grow once loaded (per-CPU arrays), so they are
+ * sized here. */
+#define PF_ALL_TABLES_MB	64
+
+static uint32_t rings_for(const struct uc_options *o)
+{
+	long cpus = libbpf_num_possible_cpus();
+	uint64_t per_ring = sizeof(struct pf_ring_stats) + PF_MAX_OPS * sizeof(struct pf_op_stats);
+	uint64_t n;
+
+	if (o->profile_rings > 0)
+		return (uint32_t)o->profile_rings;
+	if (!o->all)
+		return 32;
+	n = ((uint64_t)PF_ALL_TABLES_MB << 20) / (per_ring * (uint64_t)(cpus > 0 ? cpus : 1));
+	return n < 32 ? 32 : n > 4096 ? 4096 : (uint32_t)n;
+}
+
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 {
 	struct pf_config c = {
 		.all = o->all,
-		.max_rings = (uint32_t)o->profile_rings,
+		.max_rings = rings_for(o),
 		.sample = (uint32_t)o->profile_sample,
 		.verbose = o->verbose,
 	};
@@ -93,6 +150,7 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 	r->facts.paths = r->sess.paths;
 	r->facts.ncpus = online_cpus();
 	r->facts.max_rings = c.max_rings;
+	r->max_rings = c.max_rings;
 	r->interval_s = o->interval;
 	r->live = live;
 	r->start_ns = now_ns();
@@ -104,6 +162,15 @@ int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live)
 		pf_session_stop(&r->sess);
 		return -1;
 	}
+	r->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (r->wake_fd < 0 || pthread_create(&r->collector, NULL, collector, r)) {
+		if (r->wake_fd >= 0)
+			close(r->wake_fd);
+		fprintf(stderr, "uringcheck: cannot start the profile's collector thread\n");
+		pf_session_stop(&r->sess);
+		return -1;
+	}
+	r->collecting = true;
 	if (o->metrics) {
 		r->metrics = pf_metrics_start(o->metrics, render_metrics, r);
 		if (!r->metrics) {
@@ -162,6 +229,8 @@ static void second(struct pf_run *r, struct pf_snapshot *now)
 	for (uint32_t i = 0; i < now->nrings; i++) {
 		size_t k;
 
+		if (now->rings[i].meta.fd == PF_FD_FOLDED)
+			continue;	/* no process's */
 		for (k = 0; k < nseen && seen[k] != now->rings[i].meta.tgid; k++)
 			;
 		if (k == nseen) {
@@ -206,9 +275,29 @@ int pf_run_tick(struct pf_run *r)
 	return (int)((next - t) / 1000000) + 1;
 }
 
+static void stop_collector(struct pf_run *r)
+{
+	if (!r->collecting)
+		return;
+	uint64_t one = 1;
+
+	r->stop = true;
+	/* if the write fails, it sees the flag within its poll timeout */
+	(void)!write(r->wake_fd, &one, sizeof(one));
+	pthread_join(r->collector, NULL);
+	r->collecting = false;
+	close(r->wake_fd);
+}
+
 void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
 		   uint64_t check_events_lost)
 {
+	/* the last notes too: a ring closed at exit is a retired row (the
+	 * lock: /metrics may be reading) */
+	stop_collector(r);
+	pthread_mutex_lock(&r->lock);
+	pf_session_collect(&r->sess);
+	pthread_mutex_unlock(&r->lock);
 	if (locked_read(r, &r->final))
 		memset(&r->final, 0, sizeof(r->final));
 	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;
@@ -278,6 +367,7 @@ json_object *pf_run_findings_json(struct pf_run *r)
 
 void pf_run_free(struct pf_run *r)
 {
+	stop_collector(r);
 	pf_metrics_stop(r->metrics);
 	r->metrics = NULL;
 	pf_session_stop(&r->sess);

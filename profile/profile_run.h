@@ -37,6 +37,13 @@ struct pf_run {
 	/* --diff: the baseline, read before the run, and this run's side */
 	bool diffing;
 	struct pf_summary base, now;
+	/* collects closed rings' slots as the kernel side announces them,
+	 * under @lock (profile_run.c, collector()) */
+	pthread_t collector;
+	int wake_fd;			/* eventfd: stop now */
+	bool collecting;
+	volatile bool stop;
+	unsigned max_rings;
 };
 
 int pf_run_begin(struct pf_run *r, const struct uc_options *o, FILE *live);

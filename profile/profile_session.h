@@ -16,8 +16,20 @@
 struct profile_bpf;
 struct pf_config;
 
+struct ring_buffer;
+
 struct pf_session {
 	struct profile_bpf *skel;
+	struct ring_buffer *notes;	/* pf_notify: closed rings, rings left out */
+	/* closed rings' final figures, collected from their freed slots */
+	struct pf_ring_view *retired;	/* PF_RETIRED_MAX, then the folded row */
+	uint32_t nretired;		/* rows used, the folded one included */
+	uint64_t folded;		/* rings added into the folded row */
+	struct pf_errno_view *retired_errs;
+	size_t nretired_errs;
+	uint32_t notes_lost_seen;	/* pf_notify losses already handled */
+	bool unprofiled;		/* a ring has gone unprofiled */
+	bool slots_freed;		/* closed rings' slots are reused */
 	uint32_t max_rings;
 	int ncpus;
 	bool all;			/* -a */
@@ -37,7 +49,16 @@ struct pf_config {
 int pf_session_start(struct pf_session *s, const struct pf_config *c);
 /* Follows @pid and, from now on, the processes it forks. */
 int pf_session_follow(struct pf_session *s, pid_t pid);
-/* Reads every table into @out (freed with pf_snapshot_free). */
+/* Collects the closed rings the kernel side announced (their figures
+ * move to the retired rows, their slots go back for new rings). Returns
+ * 1 when a ring has gone unprofiled for the first time, else 0 (-1:
+ * error). Not safe against a concurrent pf_session_read: the caller
+ * serialises. */
+int pf_session_collect(struct pf_session *s);
+/* The descriptor that is readable when a note waits. */
+int pf_session_notes_fd(struct pf_session *s);
+/* Reads every table into @out (freed with pf_snapshot_free): the closed
+ * rings' rows first, then the slots in use. */
 int pf_session_read(struct pf_session *s, struct pf_snapshot *out);
 /* Detaches and unloads everything. */
 void pf_session_stop(struct pf_session *s);

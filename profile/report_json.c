@@ -81,6 +81,10 @@ static json_object *ring_json(const struct pf_snapshot *s, const struct pf_ring_
 	add_u64(o, "setup_flags", rv->meta.setup_flags);
 	json_object_object_add(o, "created_during_profile",
 			       json_object_new_boolean(rv->meta.created_ns != 0));
+	/* its context freed before the end of the profile */
+	json_object_object_add(o, "closed", json_object_new_boolean(rv->meta.closed_ns != 0));
+	if (rv->meta.fd == PF_FD_FOLDED)
+		add_u64(o, "folded_rings", s->folded_rings);
 	for (unsigned op = 0; op < PF_MAX_OPS; op++)
 		if (rv->ops[op].submits || rv->ops[op].completes)
 			json_object_array_add(ops, op_json(op, &rv->ops[op], paths));
@@ -169,6 +173,8 @@ json_object *pf_report_json(const struct pf_snapshot *s, const struct pf_run_fac
 	json_object_object_add(per, "completed", cmp);
 	json_object_object_add(o, "per_second", per);
 	add_u64(fid, "rings_unprofiled", s->stats[PF_STAT_RINGS_UNPROFILED]);
+	add_u64(fid, "rings_folded", s->folded_rings);
+	add_u64(fid, "profile_rings", f->max_rings);	/* the slots it had */
 	add_u64(fid, "requests_unprofiled", s->stats[PF_STAT_REQS_UNPROFILED]);
 	add_u64(fid, "threads_not_recorded", s->stats[PF_STAT_THREADS_FULL]);
 	add_u64(fid, "processes_not_followed", s->stats[PF_STAT_PROCS_FULL]);

@@ -221,6 +221,9 @@ static void processes(FILE *o, const struct pf_snapshot *s, const struct pf_run_
 	for (uint32_t r = 0; r < s->nrings; r++) {
 		uint32_t tgid = s->rings[r].meta.tgid;
 		uint64_t subs = 0, ends = 0, enters = 0;
+
+		if (s->rings[r].meta.fd == PF_FD_FOLDED)
+			continue;	/* no process's */
 		unsigned rings = 0;
 		const struct pf_proc *p = NULL;
 		size_t i;
@@ -280,6 +283,13 @@ void pf_report_text(FILE *o, const struct pf_snapshot *s, const struct pf_run_fa
 
 		setup_flags(rv->meta.setup_flags, flags, sizeof(flags));
 		fprintf(o, "\nring ");
+		if (rv->meta.fd == PF_FD_FOLDED) {
+			fprintf(o, "%llu more closed rings, added up in one row (past the "
+				"first %d)\n", (unsigned long long)s->folded_rings, PF_RETIRED_MAX);
+			hidden += op_table(o, rv, f->paths, filt);
+			ring_lines(o, s, rv, filt);
+			continue;
+		}
 		if (rv->meta.fd >= 0)
 			fprintf(o, "fd %d", rv->meta.fd);
 		else

@@ -33,29 +33,81 @@ void pf_op_total(const struct pf_snapshot *s, int ring, unsigned op,
 	}
 }
 
+/* rows by ring serial (the folded row's is 0: never searched for) */
+static int by_serial(const void *a, const void *b)
+{
+	const struct pf_ring_view *x = *(const struct pf_ring_view *const *)a;
+	const struct pf_ring_view *y = *(const struct pf_ring_view *const *)b;
+
+	return x->meta.serial < y->meta.serial ? -1 : x->meta.serial > y->meta.serial;
+}
+
+static void sub_ring(struct pf_ring_view *o, const struct pf_ring_view *b)
+{
+	add_words((uint64_t *)&o->st, (const uint64_t *)&b->st, NWORDS(o->st), -1);
+	for (int op = 0; op < PF_MAX_OPS; op++) {
+		uint64_t max = o->ops[op].lat_max_ns;
+
+		add_words((uint64_t *)&o->ops[op], (const uint64_t *)&b->ops[op],
+			  NWORDS(o->ops[op]), -1);
+		o->ops[op].lat_max_ns = max;
+	}
+}
+
+/* Rings are matched by their serial, not their slot: a slot is reused
+ * once its ring has closed, and a closed ring moves to a retired row. A
+ * ring of @before that is in no row of @after was added into the folded
+ * row since: its part there is @before's. */
 int pf_snapshot_delta(const struct pf_snapshot *after, const struct pf_snapshot *before,
 		      struct pf_snapshot *out)
 {
+	const struct pf_ring_view **idx;
+	bool *used;
+	struct pf_ring_view *folded = NULL;
+
 	memset(out, 0, sizeof(*out));
 	out->ts_ns = after->ts_ns;
 	out->nrings = after->nrings;
 	out->rings = malloc(sizeof(*out->rings) * (after->nrings ? after->nrings : 1));
-	if (!out->rings)
+	idx = malloc(sizeof(*idx) * (before->nrings ? before->nrings : 1));
+	used = calloc(before->nrings ? before->nrings : 1, sizeof(*used));
+	if (!out->rings || !idx || !used) {
+		free(idx);
+		free(used);
+		free(out->rings);
+		out->rings = NULL;
 		return -1;
-	memcpy(out->rings, after->rings, sizeof(*out->rings) * after->nrings);
-	for (uint32_t r = 0; r < after->nrings && r < before->nrings; r++) {
-		struct pf_ring_view *o = &out->rings[r];
-		const struct pf_ring_view *b = &before->rings[r];
-
-		add_words((uint64_t *)&o->st, (const uint64_t *)&b->st, NWORDS(o->st), -1);
-		for (int op = 0; op < PF_MAX_OPS; op++) {
-			uint64_t max = o->ops[op].lat_max_ns;
-
-			add_words((uint64_t *)&o->ops[op], (const uint64_t *)&b->ops[op],
-				  NWORDS(o->ops[op]), -1);
-			o->ops[op].lat_max_ns = max;
-		}
 	}
+	memcpy(out->rings, after->rings, sizeof(*out->rings) * after->nrings);
+	for (uint32_t r = 0; r < before->nrings; r++)
+		idx[r] = &before->rings[r];
+	qsort(idx, before->nrings, sizeof(*idx), by_serial);
+	for (uint32_t r = 0; r < after->nrings; r++) {
+		struct pf_ring_view *o = &out->rings[r];
+		struct pf_ring_view key = { .meta.serial = o->meta.serial }, *kp = &key;
+		const struct pf_ring_view **hit;
+
+		if (o->meta.fd == PF_FD_FOLDED) {
+			folded = o;
+			for (uint32_t b = 0; b < before->nrings; b++)
+				if (before->rings[b].meta.fd == PF_FD_FOLDED) {
+					sub_ring(o, &before->rings[b]);
+					used[&before->rings[b] - before->rings] = true;
+				}
+			continue;
+		}
+		hit = bsearch(&kp, idx, before->nrings, sizeof(*idx), by_serial);
+		if (!hit)
+			continue;	/* new in this interval */
+		sub_ring(o, *hit);
+		used[*hit - before->rings] = true;
+	}
+	if (folded)
+		for (uint32_t b = 0; b < before->nrings; b++)
+			if (!used[b] && before->rings[b].meta.fd != PF_FD_FOLDED)
+				sub_ring(folded, &before->rings[b]);
+	free(idx);
+	free(used);
 	for (int i = 0; i < PF_STAT__COUNT; i++)
 		out->stats[i] = after->stats[i] - before->stats[i];
 	return 0;

@@ -14,15 +14,25 @@
 
 #include "profile.h"
 
+/* Closed rings kept one by one in the report; later ones are added into
+ * one row (meta.fd PF_FD_FOLDED, slot PF_FOLDED_SLOT) so a machine that
+ * opens rings by the thousand (-a) costs bounded memory. */
+#define PF_RETIRED_MAX		256
+/* view slots of closed rings: past any kernel slot (< 0xfffe) */
+#define PF_RETIRED_SLOT		0x10000u
+#define PF_FOLDED_SLOT		(PF_RETIRED_SLOT + PF_RETIRED_MAX)
+#define PF_FD_FOLDED		(-2)
+
 struct pf_ring_view {
-	uint32_t slot;
+	uint32_t slot;			/* the kernel's slot, or a closed ring's row
+					 * (PF_RETIRED_SLOT + i, profile_session.h) */
 	struct pf_ring_meta meta;
 	struct pf_ring_stats st;
 	struct pf_op_stats ops[PF_MAX_OPS];
 };
 
 struct pf_errno_view {
-	uint16_t ring;			/* slot */
+	uint32_t ring;			/* its ring's pf_ring_view.slot */
 	uint8_t opcode;
 	int32_t err;			/* positive errno */
 	uint64_t n;
@@ -43,6 +53,7 @@ struct pf_snapshot {
 	size_t nprocs;
 	struct pf_proc_view *procs;
 	uint64_t stats[PF_STAT__COUNT];
+	uint64_t folded_rings;		/* closed rings in the folded row */
 };
 
 /* Totals of one opcode over rings (all rings: ring < 0). */

@@ -7,23 +7,34 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* Perfetto's builtin clock ids: the records carry CLOCK_MONOTONIC. */
+/* Perfetto's builtin clock ids: the records carry CLOCK_MONOTONIC. The
+ * snapshot gives BOOTTIME too, Perfetto's default trace clock, so a
+ * reader can place the sequence-scoped incremental clock (ids 64-127). */
 #define CLOCK_ID_MONOTONIC	3
+#define CLOCK_ID_BOOTTIME	6
+#define CLOCK_ID_DELTAS		64
 #define SEQUENCE_ID		1
+/* "0x..." values interned at most: a program whose user_data never
+ * repeats would grow the table for nothing; past this they go inline. */
+#define HEX_INTERN_MAX		65536
 
-/* Interned strings: few (opcode names, annotation names), so a list.
- * Event names and annotation names are separate tables in Perfetto. */
+/* Interned strings: few (opcode names, annotation names, paths), so a
+ * list. Event names, annotation names and string values are separate
+ * tables in Perfetto; string values share their iids with hex_iids. */
+enum { T_EVENT_NAME, T_ANNOT_NAME, T_STRING };
+
 struct pb_name {
 	char *s;
 	uint64_t iid;
-	int table;			/* 0: event name, 1: annotation name */
+	int table;
 };
 
 struct pb_names {
 	struct pb_name *v;
 	size_t n, cap;
-	uint64_t next[2];
+	uint64_t next[2];		/* T_STRING counts in s->next_string_iid */
 };
 
 static uint64_t intern(struct pb_stream *s, int table, const char *str, bool *fresh)
@@ -44,8 +55,9 @@ static uint64_t intern(struct pb_stream *s, int table, const char *str, bool *fr
 		t->v = nv;
 		t->cap = cap;
 	}
-	t->v[t->n] = (struct pb_name){ .s = strdup(str), .iid = ++t->next[table],
-				       .table = table };
+	t->v[t->n] = (struct pb_name){ .s = strdup(str), .table = table,
+				       .iid = table == T_STRING ? ++s->next_string_iid :
+							       ++t->next[table] };
 	*fresh = true;
 	return t->v[t->n++].iid;
 }
@@ -90,20 +102,70 @@ static void packet_init(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
 	s->started = true;
 }
 
-int pb_open(struct pb_stream *s, const char *path)
+static uint64_t now(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The sequence's first packet: state cleared, and the clock every later
+ * packet's timestamp is a delta on (TracePacketDefaults), declared by a
+ * snapshot that ties it to CLOCK_MONOTONIC and CLOCK_BOOTTIME. */
+static void first_packet(struct pb_stream *s)
 {
 	Perfetto__Protos__TracePacket p;
+	Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+	Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock c[3], *cp[3] = { &c[0], &c[1], &c[2] };
+	uint64_t m0 = now(CLOCK_MONOTONIC), b = now(CLOCK_BOOTTIME), m1 = now(CLOCK_MONOTONIC);
+	uint64_t ids[3] = { CLOCK_ID_MONOTONIC, CLOCK_ID_BOOTTIME, CLOCK_ID_DELTAS };
 
+	s->last_ts = m0 + (m1 - m0) / 2;
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__clock_snapshot__clock__init(&c[i]);
+		c[i].has_clock_id = c[i].has_timestamp = 1;
+		c[i].clock_id = ids[i];
+		c[i].timestamp = ids[i] == CLOCK_ID_BOOTTIME ? b : s->last_ts;
+	}
+	c[2].has_is_incremental = c[2].is_incremental = 1;
+	cs.n_clocks = 3;
+	cs.clocks = cp;
+	d.has_timestamp_clock_id = 1;
+	d.timestamp_clock_id = CLOCK_ID_DELTAS;
+	ted.has_track_uuid = 1;
+	ted.track_uuid = s->default_track;
+	d.track_event_defaults = &ted;
+	if (s->n_default_counters) {
+		ted.n_extra_counter_track_uuids = s->n_default_counters;
+		ted.extra_counter_track_uuids = s->default_counters;
+	}
+	packet_init(s, &p);
+	p.clock_snapshot = &cs;
+	p.trace_packet_defaults = &d;
+	write_packet(s, &p);
+}
+
+int pb_open(struct pb_stream *s, const char *path, uint64_t track, const uint64_t *counters,
+	    int n)
+{
 	memset(s, 0, sizeof(*s));
+	s->default_track = track;
+	if (n > PB_MAX_COUNTERS)
+		n = PB_MAX_COUNTERS;
+	memcpy(s->default_counters, counters, n * sizeof(*counters));
+	s->n_default_counters = n;
 	s->names = calloc(1, sizeof(*s->names));
+	u64map_init(&s->hex_iids);
 	/* opened before the run, as the user (lib/user_files.h) */
 	s->f = uf_output_stream("trace", path);
 	if (!s->f)
 		s->f = uf_output_open("trace", path, getpid());
 	if (!s->f || !s->names)
 		return -1;
-	packet_init(s, &p);	/* the sequence's first packet: state cleared */
-	write_packet(s, &p);
+	first_packet(s);
 	return 0;
 }
 
@@ -119,6 +181,7 @@ int pb_close(struct pb_stream *s)
 		free(s->names->v);
 		free(s->names);
 	}
+	u64map_free(&s->hex_iids);
 	s->f = NULL;
 	s->names = NULL;
 	return err ? -1 : 0;
@@ -188,12 +251,14 @@ void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *n
 	s->ev.debug_annotations = s->annot_ptrs;
 	s->ev.flow_ids = s->flows;
 	s->ev.terminating_flow_ids = s->term_flows;
-	s->n_new_names = s->n_new_anames = 0;
+	s->ev.extra_counter_track_uuids = s->counter_tracks;
+	s->ev.extra_counter_values = s->counter_values;
+	s->n_new_names = s->n_new_anames = s->n_new_strings = 0;
 	if (name) {
 		bool fresh;
 
 		s->ev.has_name_iid = 1;
-		s->ev.name_iid = intern(s, 0, name, &fresh);
+		s->ev.name_iid = intern(s, T_EVENT_NAME, name, &fresh);
 		if (fresh) {
 			Perfetto__Protos__EventName *e = &s->new_names[0];
 
@@ -218,7 +283,7 @@ static pb_annot *annot(struct pb_stream *s, const char *name)
 	a = &s->annots[i];
 	perfetto__protos__debug_annotation__init(a);
 	a->has_name_iid = 1;
-	a->name_iid = intern(s, 1, name, &fresh);
+	a->name_iid = intern(s, T_ANNOT_NAME, name, &fresh);
 	if (fresh) {
 		Perfetto__Protos__DebugAnnotationName *n = &s->new_anames[s->n_new_anames];
 
@@ -262,14 +327,51 @@ void pb_annot_str(struct pb_stream *s, const char *name, const char *v)
 		a->string_value = (char *)v;
 }
 
+/* A string value sent once with its iid (@str lives until the emit). */
+static void new_string(struct pb_stream *s, uint64_t iid, const char *str)
+{
+	Perfetto__Protos__InternedString *n = &s->new_strings[s->n_new_strings];
+
+	perfetto__protos__interned_string__init(n);
+	n->has_iid = n->has_str = 1;
+	n->iid = iid;
+	n->str.data = (uint8_t *)str;
+	n->str.len = strlen(str);
+	s->new_string_ptrs[s->n_new_strings++] = n;
+}
+
+void pb_annot_istr(struct pb_stream *s, const char *name, const char *v)
+{
+	pb_annot *a = annot(s, name);
+	bool fresh;
+
+	if (!a)
+		return;
+	a->has_string_value_iid = 1;
+	a->string_value_iid = intern(s, T_STRING, v, &fresh);
+	if (fresh)
+		new_string(s, a->string_value_iid, v);
+}
+
 void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
 {
 	size_t i = s->ev.n_debug_annotations;
 	pb_annot *a = annot(s, name);
+	uint64_t iid;
 
-	if (a) {
-		snprintf(s->annot_text[i], sizeof(s->annot_text[i]), "0x%llx",
-			 (unsigned long long)v);
+	if (!a)
+		return;
+	snprintf(s->annot_text[i], sizeof(s->annot_text[i]), "0x%llx", (unsigned long long)v);
+	iid = (uintptr_t)u64map_get(&s->hex_iids, v);
+	if (!iid && s->hex_iids.count < HEX_INTERN_MAX) {
+		iid = ++s->next_string_iid;
+		u64map_put(&s->hex_iids, v, (void *)(uintptr_t)iid);
+		new_string(s, iid, s->annot_text[i]);
+	}
+	if (iid) {
+		a->has_string_value_iid = 1;
+		a->string_value_iid = iid;
+	} else {
 		a->string_value = s->annot_text[i];
 	}
 }
@@ -288,6 +390,17 @@ void pb_counter(struct pb_stream *s, int64_t v)
 	s->ev.counter_value = v;
 }
 
+void pb_extra_counter(struct pb_stream *s, uint64_t track, int64_t v)
+{
+	size_t i = s->ev.n_extra_counter_values;
+
+	if (i == PB_MAX_COUNTERS)
+		return;
+	s->counter_tracks[i] = track;
+	s->counter_values[i] = v;
+	s->ev.n_extra_counter_track_uuids = s->ev.n_extra_counter_values = i + 1;
+}
+
 void pb_event_emit(struct pb_stream *s, uint64_t ts)
 {
 	Perfetto__Protos__TracePacket p;
@@ -295,15 +408,32 @@ void pb_event_emit(struct pb_stream *s, uint64_t ts)
 
 	packet_init(s, &p);
 	p.has_timestamp = 1;
-	p.timestamp = ts;
-	p.has_timestamp_clock_id = 1;
-	p.timestamp_clock_id = CLOCK_ID_MONOTONIC;
+	if (ts >= s->last_ts) {		/* a delta on the default clock */
+		p.timestamp = ts - s->last_ts;
+		s->last_ts = ts;
+	} else {
+		/* earlier than the last packet (a finding stamped after its
+		 * request's later events): absolute, leaving the deltas' base */
+		p.timestamp = ts;
+		p.has_timestamp_clock_id = 1;
+		p.timestamp_clock_id = CLOCK_ID_MONOTONIC;
+	}
+	/* the default counter tracks, in their order: no uuids needed */
+	if (s->ev.n_extra_counter_values &&
+	    s->ev.n_extra_counter_values <= (size_t)s->n_default_counters &&
+	    !memcmp(s->counter_tracks, s->default_counters,
+		    s->ev.n_extra_counter_values * sizeof(uint64_t)))
+		s->ev.n_extra_counter_track_uuids = 0;
+	if (s->ev.track_uuid == s->default_track)
+		s->ev.has_track_uuid = 0;
 	p.track_event = &s->ev;
-	if (s->n_new_names || s->n_new_anames) {
+	if (s->n_new_names || s->n_new_anames || s->n_new_strings) {
 		in.n_event_names = s->n_new_names;
 		in.event_names = s->new_name_ptrs;
 		in.n_debug_annotation_names = s->n_new_anames;
 		in.debug_annotation_names = s->new_aname_ptrs;
+		in.n_debug_annotation_string_values = s->n_new_strings;
+		in.debug_annotation_string_values = s->new_string_ptrs;
 		p.interned_data = &in;
 	}
 	write_packet(s, &p);

@@ -3,8 +3,12 @@
  * Writing a Perfetto trace as a stream: each TracePacket is packed with
  * protobuf-c (trace/uringcheck_perfetto.proto) and appended as one field 1
  * of the Trace message, so the file is a valid Trace at every packet
- * boundary and nothing is held in memory. One packet sequence; event and
- * annotation names are interned on it.
+ * boundary and nothing is held in memory. One packet sequence, written
+ * the compact way Perfetto's own writers do (docs/trace.md, "Size"):
+ * event names, annotation names and short string values are interned on
+ * it, timestamps are deltas on an incremental clock, and counter values
+ * drawn at an event's time ride on that event (extra_counter_values)
+ * instead of a packet each.
  */
 #ifndef UC_PB_STREAM_H
 #define UC_PB_STREAM_H
@@ -13,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "u64map.h"
 #include "uringcheck_perfetto.pb-c.h"
 
 typedef Perfetto__Protos__TrackEvent pb_event;
@@ -20,28 +25,44 @@ typedef Perfetto__Protos__DebugAnnotation pb_annot;
 
 #define PB_MAX_ANNOTS 12
 #define PB_MAX_FLOWS 4
+#define PB_MAX_COUNTERS 4		/* extra counter values on one event */
 
 struct pb_names;
 
 struct pb_stream {
 	FILE *f;
 	uint64_t packets, bytes;
+	uint64_t last_ts;		/* the incremental clock's last value */
 	bool started;
 	bool failed;			/* a write failed: said at close */
 	struct pb_names *names;		/* interned strings */
+	struct u64map hex_iids;		/* "0x..." string value -> its iid */
+	uint64_t next_string_iid;
 	/* the event being built */
 	pb_event ev;
 	pb_annot annots[PB_MAX_ANNOTS], *annot_ptrs[PB_MAX_ANNOTS];
 	char annot_text[PB_MAX_ANNOTS][64];
 	uint64_t flows[PB_MAX_FLOWS], term_flows[PB_MAX_FLOWS];
+	uint64_t counter_tracks[PB_MAX_COUNTERS];
+	uint64_t default_track, default_counters[PB_MAX_COUNTERS];
+	int n_default_counters;
+	int64_t counter_values[PB_MAX_COUNTERS];
 	/* names interned by the event being built, sent with it */
 	Perfetto__Protos__EventName new_names[2], *new_name_ptrs[2];
 	Perfetto__Protos__DebugAnnotationName new_anames[PB_MAX_ANNOTS],
 		*new_aname_ptrs[PB_MAX_ANNOTS];
-	int n_new_names, n_new_anames;
+	Perfetto__Protos__InternedString new_strings[PB_MAX_ANNOTS],
+		*new_string_ptrs[PB_MAX_ANNOTS];
+	int n_new_names, n_new_anames, n_new_strings;
 };
 
-int pb_open(struct pb_stream *s, const char *path);
+/* The sequence's defaults: @track, the track of an event that names none
+ * (an event on it leaves its uuid out); @counters (@n of them, at most
+ * PB_MAX_COUNTERS), the extra counter tracks of an event that names none
+ * (an event whose extra counters are these, in this order, leaves their
+ * uuids out). The tracks are described later, before their first use. */
+int pb_open(struct pb_stream *s, const char *path, uint64_t track, const uint64_t *counters,
+	    int n);
 int pb_close(struct pb_stream *s);
 
 /* Track descriptors: a process, a thread, or a named child track (a
@@ -55,10 +76,16 @@ void pb_child_track(struct pb_stream *s, uint64_t uuid, uint64_t parent, const c
 void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *name);
 void pb_annot_uint(struct pb_stream *s, const char *name, uint64_t v);
 void pb_annot_int(struct pb_stream *s, const char *name, int64_t v);
+/* A string as it is (free text: a report); one of a few fixed strings,
+ * interned; a value shown as "0x..." (interned: user_data repeats). */
 void pb_annot_str(struct pb_stream *s, const char *name, const char *v);
+void pb_annot_istr(struct pb_stream *s, const char *name, const char *v);
 void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v);
 void pb_flow(struct pb_stream *s, uint64_t id, bool terminating);
 void pb_counter(struct pb_stream *s, int64_t v);
+/* A value of counter track @track at the event's time, carried by the
+ * event (any type) instead of a counter event of its own. */
+void pb_extra_counter(struct pb_stream *s, uint64_t track, int64_t v);
 void pb_event_emit(struct pb_stream *s, uint64_t ts);
 
 #endif

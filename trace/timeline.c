@@ -93,6 +93,11 @@ struct timeline {
 	struct u64map procs, threads, rings, reqs;
 	uint64_t next_uuid, next_flow;
 	uint64_t meta_uuid;		/* the "uringcheck" track: losses */
+	/* the first ring's first request lane, and its in-flight, SQ and
+	 * CQ depth tracks, reserved at open: the sequence's default track
+	 * and extra counter tracks (pb_open) */
+	uint64_t first_lane, first_counters[3];
+	bool first_ring_seen;
 	struct tl_stats st;
 };
 
@@ -195,12 +200,13 @@ static struct ring *ring_of(struct timeline *t, uint64_t ctx, uint32_t pid, int 
 	pb_child_track(&t->pb, r->uuid, p->uuid, name, false);
 	r->consumed_uuid = uuid(t);
 	pb_child_track(&t->pb, r->consumed_uuid, r->uuid, "CQE consumed", false);
-	r->inflight_uuid = uuid(t);
+	r->inflight_uuid = t->first_ring_seen ? uuid(t) : t->first_counters[0];
+	r->sq_uuid = t->first_ring_seen ? uuid(t) : t->first_counters[1];
+	r->cq_uuid = t->first_ring_seen ? uuid(t) : t->first_counters[2];
+	t->first_ring_seen = true;
 	snprintf(name + strlen(name), sizeof(name) - strlen(name), ": in flight");
 	pb_child_track(&t->pb, r->inflight_uuid, r->uuid, name, true);
-	r->sq_uuid = uuid(t);
 	pb_child_track(&t->pb, r->sq_uuid, r->uuid, "SQ depth", true);
-	r->cq_uuid = uuid(t);
 	pb_child_track(&t->pb, r->cq_uuid, r->uuid, "CQ depth", true);
 	u64map_put(&t->rings, ctx, r);
 	return r;
@@ -220,7 +226,8 @@ static int lane_take(struct timeline *t, struct ring *r, uint64_t req)
 		if (!nl)
 			return -1;
 		r->lanes = nl;
-		r->lanes[i].uuid = uuid(t);
+		r->lanes[i].uuid = i == 0 && r->inflight_uuid == t->first_counters[0] ?
+				   t->first_lane : uuid(t);
 		snprintf(name, sizeof(name), "requests %d", i);
 		pb_child_track(&t->pb, r->lanes[i].uuid, r->uuid, name, false);
 		r->nlanes++;
@@ -274,12 +281,12 @@ static void request_end(struct timeline *t, struct req *q, uint64_t ts, int32_t 
 {
 	pb_event_begin(&t->pb, T_END, q->ring->lanes[q->lane].uuid, NULL);
 	pb_annot_int(&t->pb, "res", res);
-	pb_annot_str(&t->pb, "path", path_names[q->path]);
+	pb_annot_istr(&t->pb, "path", path_names[q->path]);
 	pb_annot_uint(&t->pb, "latency_ns", ts - q->submit_ts);
 	if (q->worker)
 		pb_annot_uint(&t->pb, "worker_tid", q->worker);
 	if (note)
-		pb_annot_str(&t->pb, "note", note);
+		pb_annot_istr(&t->pb, "note", note);
 	if (final) {
 		pb_flow(&t->pb, q->flow, true);
 		t->st.flows++;
@@ -469,16 +476,27 @@ static void consumed(struct timeline *t, struct ring *r, uint32_t head, uint64_t
 	}
 }
 
+/* The ring's counters at a system call, on the call's own event (extra
+ * counter values: three values instead of three packets). Before the
+ * event is emitted; consumed() after it. */
 static void ring_depths(struct timeline *t, const struct tr_syscall *s)
 {
 	struct ring *r = s->ctx ? u64map_get(&t->rings, s->ctx) : NULL;
 
 	if (!r)
 		return;
-	inflight(t, r, s->h.ts, true);
-	counter(t, r->sq_uuid, s->h.ts, (int32_t)(s->sq_tail - s->sq_head));
-	counter(t, r->cq_uuid, s->h.ts, (int32_t)(s->cq_tail - s->cq_head));
-	consumed(t, r, s->cq_head, s->h.ts);
+	r->inflight_ts = s->h.ts;
+	pb_extra_counter(&t->pb, r->inflight_uuid, r->inflight);
+	pb_extra_counter(&t->pb, r->sq_uuid, (int32_t)(s->sq_tail - s->sq_head));
+	pb_extra_counter(&t->pb, r->cq_uuid, (int32_t)(s->cq_tail - s->cq_head));
+}
+
+static void ring_consumed(struct timeline *t, const struct tr_syscall *s)
+{
+	struct ring *r = s->ctx ? u64map_get(&t->rings, s->ctx) : NULL;
+
+	if (r)
+		consumed(t, r, s->cq_head, s->h.ts);
 }
 
 static const char *call_name(uint32_t nr)
@@ -506,6 +524,7 @@ static void on_syscall(struct timeline *t, const struct tr_syscall *s)
 		}
 		if (s->fd >= 0)
 			pb_annot_int(&t->pb, "fd", s->fd);
+		ring_depths(t, s);
 		pb_event_emit(&t->pb, s->h.ts);
 		th->in_call = true;
 		th->enter_cq_head = s->cq_head;
@@ -520,12 +539,13 @@ static void on_syscall(struct timeline *t, const struct tr_syscall *s)
 				      s->cq_head - th->enter_cq_head);
 			pb_annot_uint(&t->pb, "cqes_ready_at_exit", s->cq_tail - s->cq_head);
 		}
+		if (s->nr == 425 && s->ctx)	/* the ring it made (its tracks first) */
+			ring_of(t, s->ctx, s->h.pid, s->fd, NULL);
+		ring_depths(t, s);
 		pb_event_emit(&t->pb, s->h.ts);
 		th->in_call = false;
-		if (s->nr == 425 && s->ctx)	/* the ring it made */
-			ring_of(t, s->ctx, s->h.pid, s->fd, NULL);
 	}
-	ring_depths(t, s);
+	ring_consumed(t, s);
 }
 
 static void on_thread(struct timeline *t, const struct tr_thread *r)
@@ -551,7 +571,12 @@ struct timeline *tl_open(const char *path, char *err, size_t errlen)
 {
 	struct timeline *t = calloc(1, sizeof(*t));
 
-	if (!t || pb_open(&t->pb, path)) {
+	if (t) {	/* small uuids: one byte each up to 127 tracks */
+		t->first_lane = uuid(t);
+		for (int i = 0; i < 3; i++)
+			t->first_counters[i] = uuid(t);
+	}
+	if (!t || pb_open(&t->pb, path, t->first_lane, t->first_counters, 3)) {
 		snprintf(err, errlen, "--trace=%s: %s", path, strerror(errno));
 		if (t)
 			pb_close(&t->pb);
@@ -562,7 +587,6 @@ struct timeline *tl_open(const char *path, char *err, size_t errlen)
 	u64map_init(&t->threads);
 	u64map_init(&t->rings);
 	u64map_init(&t->reqs);
-	t->next_uuid = 1000;
 	t->meta_uuid = uuid(t);
 	pb_child_track(&t->pb, t->meta_uuid, 0, "uringcheck", false);
 	return t;

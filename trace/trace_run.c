@@ -120,10 +120,13 @@ int tr_run_end(struct tr_run *r, FILE *out, uint32_t pid)
 			     total, &st))
 			err = -1;
 		r->timeline = NULL;
+		/* bytes per request: what the encoding costs (docs/trace.md, Size) */
 		fprintf(out, "==%u==uringcheck: trace: %llu requests, %llu records, %s "
-			"(%.1f MB)%s\n", pid, (unsigned long long)st.requests,
-			(unsigned long long)r->sess.records, r->timeline_path,
-			st.bytes / 1e6, err ? ": WRITE FAILED" : "");
+			"(%.1f MB, %.0f bytes per request)%s\n", pid,
+			(unsigned long long)st.requests, (unsigned long long)r->sess.records,
+			r->timeline_path, st.bytes / 1e6,
+			st.requests ? (double)st.bytes / st.requests : 0.0,
+			err ? ": WRITE FAILED" : "");
 	}
 	if (r->events) {
 		int e = ev_export_close(r->events, &rows, total);

@@ -212,11 +212,27 @@ struct uc_free_finding {
 	uint64_t key;
 };
 
+/* a thread's stack pointer above a stack range one of its in-flight
+ * requests holds (checker/rules/stack_frames.c) */
+struct uc_stack_finding {
+	uint32_t tgid, tid;
+	uint64_t sp;			/* the thread's stack pointer then */
+	uint64_t lo, hi;		/* its own stack mapping */
+	uint32_t where;			/* enum uc_frame_where */
+	int32_t nr;			/* the system call or the signal */
+	uint64_t start, end;		/* the request's bytes below sp's red zone */
+	uint64_t seen_stack_id;		/* where the thread was */
+	struct uc_request_desc req;
+	bool spans_loss;
+	uint64_t key;
+};
+
 /* The builders, one per kind (checker/kinds/KIND.c). */
 void report_overlap(struct uc_report *rep, const struct uc_overlap_finding *f);
 void report_bufreg(struct uc_report *rep, const struct uc_bufreg_finding *f);
 void report_unmap(struct uc_report *rep, const struct uc_unmap_finding *f);
 void report_free_inflight(struct uc_report *rep, const struct uc_free_finding *f);
+void report_stack_inflight(struct uc_report *rep, const struct uc_stack_finding *f);
 void report_bufreg_unmapped(struct uc_report *rep, const struct uc_bufreg_unmap_finding *f);
 void report_sync_overlap(struct uc_report *rep, const struct uc_sync_finding *f);
 void report_user_data_reuse(struct uc_report *rep, const struct uc_ud_reuse_finding *f);

@@ -62,7 +62,8 @@ struct uc_check_rule {
 	void (*on_exec)(void *st, struct uc_check *ck, uint32_t tgid, bool succeeded);
 	/* A record the model keeps nothing of: a teardown's listings
 	 * (UC_EV_DROPPED, UC_EV_UNREAPED), its close (UC_EV_TEARDOWN), a
-	 * reap-lag (UC_EV_REAP_LAG), a heap release (UC_EV_HEAP_RELEASE);
+	 * reap-lag (UC_EV_REAP_LAG), a heap release (UC_EV_HEAP_RELEASE), a
+	 * stack pointer above a stack range (UC_EV_FRAME_GONE);
 	 * its size checked. */
 	void (*on_record)(void *st, struct uc_check *ck, const struct uc_hdr *h);
 	void (*free)(void *st, struct uc_check *ck);

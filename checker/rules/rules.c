@@ -13,6 +13,7 @@
 	X(calls)		/* munmap-inflight, bufreg-lifetime,	\
 				 * bufreg-unmapped, sync-overlap */	\
 	X(heap_release)		/* free-inflight */			\
+	X(stack_frames)		/* stack-inflight */			\
 	X(teardown)		/* left-in-flight, dropped */		\
 	X(reap_lag)		/* reap-lag */
 

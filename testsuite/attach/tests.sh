@@ -140,16 +140,69 @@ if want "attach:"; then
 fi
 
 if want "attach: usage"; then
-	# -f needs -p; --check -a is refused, naming what to use instead
+	# -f needs -p; -f with -a says -a follows everything already
 	$UC -f true >"$TMP/att.u1.out" 2>&1
 	rc1=$?
-	$UC --check -a >"$TMP/att.u2.out" 2>&1
+	$UC --check -a -f >"$TMP/att.u2.out" 2>&1
 	rc2=$?
 	if [ "$rc1" = 2 ] && grep -q -- '-f/--follow needs -p PID' "$TMP/att.u1.out" &&
-	   [ "$rc2" = 2 ] && grep -q -- 'check one with --check -p PID' "$TMP/att.u2.out" &&
+	   [ "$rc2" = 2 ] && grep -q -- '-a follows every process already' "$TMP/att.u2.out" &&
 	   $UC --help | grep -q -- '--follow'; then
-		pass "attach: usage: -f without -p, --check -a are usage errors that say what to use; --help lists --follow"
+		pass "attach: usage: -f without -p, and -f with -a, are usage errors that say why; --help lists --follow"
 	else
 		fail "attach: usage" "exit $rc1/$rc2 or the messages" "$TMP/att.u2.out"
+	fi
+fi
+
+# --check -a: every process that holds a ring at the start (late_overlap,
+# its hazard 2 s later) or makes one during the run (inj_read_read: a
+# hazard; ok_adjacent: none), but not one another uringcheck follows (a
+# spawned run of inj_read_read beside it: its finding is that run's).
+# Other io_uring users of this machine are taken too: only these
+# processes' findings are judged.
+if want "attach: --check -a"; then
+	[ -x "$TMP/late_overlap" ] ||
+		cc -O2 -g -Wall -o "$TMP/late_overlap" testsuite/attach/late_overlap.c -luring
+	"$TMP/late_overlap" 2000 &
+	early=$!
+	sleep 0.4
+	timeout 30 $UC --check -a -d 5 --json="$TMP/all.json" >"$TMP/all.out" 2>&1 &
+	all=$!
+	sleep 1.5	# loaded and attached
+	timeout 20 $UC --check -a -d 1 >"$TMP/all2.out" 2>&1
+	rc2=$?
+	"$BIN/inj_read_read" >/dev/null 2>&1 &
+	inj=$!
+	"$BIN/ok_adjacent" >/dev/null 2>&1 &
+	ok=$!
+	timeout 20 $UC --log-file="$TMP/all.spawned.log" -- "$BIN/inj_read_read" >/dev/null 2>&1 &
+	spawned=$!
+	wait "$inj" "$ok"
+	wait "$spawned"
+	rcs=$?
+	wait "$all"
+	rc=$?
+	wait "$early"
+	spid=$(grep -m1 -oE '^==[0-9]+==ERROR' "$TMP/all.spawned.log" | grep -oE '[0-9]+')
+	if [ "$rc" = 66 ] && [ "$rcs" = 66 ] && [ -n "$spid" ] &&
+	   grep -q 'uringcheck: --check -a: .* taken; every process that makes a ring from now on is checked too' "$TMP/all.out" &&
+	   [ "$rc2" = 70 ] && grep -qE -- "--check -a: uringcheck pid [0-9]+ checks every process already" "$TMP/all2.out" &&
+	   python3 - "$TMP/all.json" "$early" "$inj" "$ok" "$spid" <<'PY' 2>>"$TMP/all.out"
+import json, sys
+d = json.load(open(sys.argv[1]))
+early, inj, ok, spawned = (int(a) for a in sys.argv[2:])
+by = {}
+for f in d["findings"]:
+    by.setdefault(f["pid"], []).append(f["kind"])
+assert by.get(early) == ["overlap"], ("taken at the start", by)
+assert by.get(inj) == ["overlap"], ("made a ring during the run", by)
+assert ok not in by, ("look-alike", by)
+assert spawned not in by, ("another uringcheck's", by)
+PY
+	then
+		pass "attach: --check -a checks the processes holding a ring at its start and those making one later, not another uringcheck's; a second -a is refused"
+	else
+		fail "attach: --check -a" "exit $rc/$rcs/$rc2, or the findings by pid" "$TMP/all.out"
+		cat "$TMP/all2.out" >>"$TMP/all.out"
 	fi
 fi

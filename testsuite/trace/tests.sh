@@ -16,6 +16,7 @@ if want "trace"; then
 fi
 
 # trace_check NAME MODE CMD...: runs CMD under --trace, decodes, validates
+# (against the event file $TRACE_CSV too, when set)
 trace_check() {
 	local name=$1 mode=$2
 	shift 2
@@ -23,16 +24,17 @@ trace_check() {
 	echo "exit $?" >>"$TMP/tr.$name.out"
 	if protoc --decode=perfetto.protos.Trace --proto_path=trace "$PROTO" \
 		<"$TMP/tr.$name.pftrace" >"$TMP/tr.$name.txt" 2>>"$TMP/tr.$name.out" &&
-	   $PY testsuite/trace/validate.py "$TMP/tr.$name.pftrace" "$TMP/pb2" $mode \
-		>>"$TMP/tr.$name.out" 2>&1; then
+	   $PY testsuite/trace/validate.py "$TMP/tr.$name.pftrace" "$TMP/pb2" "$mode" \
+		${TRACE_CSV:+"$TRACE_CSV"} >>"$TMP/tr.$name.out" 2>&1; then
 		return 0
 	fi
 	return 1
 }
 
 if want "trace: workload"; then
-	if trace_check workload workload $UC --trace="$TMP/tr.workload.pftrace" \
-		--events="$TMP/ev.csv" "$TBIN/workload" &&
+	if TRACE_CSV="$TMP/ev.csv" trace_check workload workload \
+		$UC --trace="$TMP/tr.workload.pftrace" --events="$TMP/ev.csv" "$TBIN/workload" &&
+	   grep -q '^matches the event file' "$TMP/tr.workload.out" &&
 	   grep -q '^exit 0$' "$TMP/tr.workload.out" &&
 	   $PY - "$TMP/ev.csv" <<'PY' >>"$TMP/tr.workload.out" 2>&1
 import csv, sys
@@ -51,7 +53,7 @@ for r in rows:
 recv = [r for r in rows if r["event_type"] == "COMPLETE" and r["user_data"] == "77"]
 assert len(recv) == 4 and [r["result"] for r in recv][:3] == ["3", "3", "3"], recv
 PY
-	then pass "trace: workload: decodes, nests, flows end, each path, chains, multishot; CSV round-trips"
+	then pass "trace: workload: decodes (deltas, interning, defaults, counters on events) to the CSV's values; nests, flows end, each path, chains, multishot"
 	else fail "trace: workload" "see below" "$TMP/tr.workload.out"; fi
 fi
 
@@ -77,7 +79,7 @@ fi
 
 if want "trace: sample"; then
 	# one request in 4, each whole: every submit has its complete
-	if trace_check sample "" $UC --trace="$TMP/tr.sample.pftrace" --sample=4 \
+	if TRACE_CSV="$TMP/s.csv" trace_check sample "" $UC --trace="$TMP/tr.sample.pftrace" --sample=4 \
 		--events="$TMP/s.csv" "$BIN/../profile-tests/nop_loop" 0.2 &&
 	   $PY - "$TMP/s.csv" <<'PY' >>"$TMP/tr.sample.out" 2>&1
 import csv, sys
@@ -89,6 +91,22 @@ assert c["SUBMIT"] > 100 and abs(c["SUBMIT"] - c["COMPLETE"]) <= 1, c
 PY
 	then pass "trace: --sample=4 keeps whole requests"
 	else fail "trace: --sample" "see below" "$TMP/tr.sample.out"; fi
+fi
+
+if want "trace: size"; then
+	# NOPs in batches: 161 bytes per request before the compact encoding
+	# (deltas, interned values, counters on events, defaults), 119 after
+	$UC --trace="$TMP/tr.size.pftrace" "$BIN/../profile-tests/nop_loop" 0.2 \
+		>"$TMP/tr.size.out" 2>&1
+	bpr=$(sed -n 's/.*trace: \([0-9]*\) requests,.*MB, \([0-9]*\) bytes per request).*/\2/p' \
+		"$TMP/tr.size.out")
+	reqs=$(sed -n 's/.*trace: \([0-9]*\) requests,.*/\1/p' "$TMP/tr.size.out")
+	size=$(stat -c %s "$TMP/tr.size.pftrace" 2>/dev/null || echo 0)
+	if [ -n "$bpr" ] && [ "${reqs:-0}" -gt 1000 ] &&
+	   [ $(( (size + reqs / 2) / reqs )) = "$bpr" ] && [ "$bpr" -le 130 ]; then
+		pass "trace: $bpr bytes per request on NOP batches (at most 130), said on stderr"
+	else fail "trace: size" "${bpr:-no} bytes per request said, file $size for ${reqs:-?} requests" \
+		"$TMP/tr.size.out"; fi
 fi
 
 if want "trace: lost"; then
