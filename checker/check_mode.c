@@ -132,8 +132,10 @@ static int check_begin(void **state, struct uc_run *run)
 	    heap_probes_init(&c->heap, &c->sess))
 		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
 			"heap releases (free-inflight) are not judged\n");
-	/* Nothing is attached until a process makes an SQPOLL ring. */
-	sqpoll_probes_init(&c->sqpoll, &c->sess);
+	/* Nothing is attached until a process makes an SQPOLL ring; nothing
+	 * at all with --stack-size=0 (its traps would take no stack). */
+	if (o->stack_size)
+		sqpoll_probes_init(&c->sqpoll, &c->sess);
 	if (o->all && take_all(c))
 		return -1;
 	if (o->liburing_uprobes) {

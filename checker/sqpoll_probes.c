@@ -52,6 +52,7 @@ void sqpoll_probes_setup(struct sqpoll_probes *sp)
 
 int sqpoll_probes_init(struct sqpoll_probes *sp, struct uc_session *s)
 {
+	sp->wanted = true;
 	sp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_sqpoll_publish")
 			       : bpf_program__fd(s->skel->progs.uc_sqpoll_publish);
 	if (uprobe_pmu(&sp->uprobe_type, &sp->retprobe_bit) || sp->prog_fd < 0) {
@@ -121,7 +122,7 @@ void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
 	char lib[PATH_MAX], exe[64];
 	int found, nlib = 0, nexe;
 
-	if (u64map_get(&sp->procs, tgid))
+	if (!sp->wanted || u64map_get(&sp->procs, tgid))
 		return;
 	u64map_put(&sp->procs, tgid, (void *)1);
 	if (sp->prog_fd < 0) {

@@ -23,6 +23,7 @@ struct uc_session;
 
 struct sqpoll_probes {
 	int prog_fd;			/* -1: off */
+	bool wanted;			/* sqpoll_probes_init() was called */
 	int uprobe_type, retprobe_bit;
 	int fds[SQPOLL_PROBES_EVENTS * 2];	/* perf events and their links */
 	int nfds;
@@ -30,7 +31,7 @@ struct sqpoll_probes {
 	struct u64map procs;		/* tgid -> looked at */
 };
 
-/* Nothing attached, off until sqpoll_probes_init(). */
+/* Nothing attached, off (and silent) until sqpoll_probes_init(). */
 void sqpoll_probes_setup(struct sqpoll_probes *sp);
 /* The program to attach, own or shared; -1 if it cannot be (no uprobe
  * perf events, or a shared set too old to have it). */
