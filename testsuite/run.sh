@@ -838,11 +838,21 @@ if want "stacks: SQPOLL"; then
 	# io_uring_submit call that published the SQEs (both requests), and
 	# a program that writes the SQ ring itself gets a sentence saying
 	# why there is none (bpf/sqpoll_stacks.bpf.h).
-	$UC --log-file="$TMP/st.sq.log" "$BIN/inj_sqpoll_stack" >/dev/null 2>&1
-	$UC --log-file="$TMP/st.sqraw.log" "$BIN/inj_sqpoll_raw" >/dev/null 2>&1
+	$UC --log-file="$TMP/st.sq.log" --json="$TMP/st.sq.json" "$BIN/inj_sqpoll_stack" >/dev/null 2>&1
+	$UC --log-file="$TMP/st.sqraw.log" --json="$TMP/st.sqraw.json" "$BIN/inj_sqpoll_raw" >/dev/null 2>&1
 	if [ "$(grep -c ' in submit_reads testsuite/cases/inj_sqpoll_stack.c:[0-9]' "$TMP/st.sq.log")" = 2 ] &&
+	   python3 - "$TMP/st.sq.json" "$TMP/st.sqraw.json" <<'PY' 2>>"$TMP/st.sq.log" &&
+import json, sys
+[f] = json.load(open(sys.argv[1]))["findings"]
+assert [s["role"] for s in f["stacks"]] == ["request submitted", "in-flight request submitted"], f["stacks"]
+for s in f["stacks"]:
+    assert any(x["function"] == "submit_reads" for x in s["frames"]), s
+[g] = json.load(open(sys.argv[2]))["findings"]
+for s in g["stacks"]:
+    assert not s["frames"] and "no io_uring_submit call seen publishing it" in s["no_stack"], s
+PY
 	   [ "$(grep -c '<no user stack: submitted by the SQPOLL kernel thread; no io_uring_submit call seen publishing it, nor any on this ring (a program that writes the SQ ring without liburing' "$TMP/st.sqraw.log")" = 2 ]; then
-		pass "stacks: SQPOLL submissions carry their io_uring_submit call's stack; without liburing a sentence says why there is none"
+		pass "stacks: SQPOLL submissions carry their io_uring_submit call's stack (text, JSON); without liburing a sentence says why there is none"
 	else
 		cat "$TMP/st.sq.log" "$TMP/st.sqraw.log" >"$TMP/st.sqall.log" 2>/dev/null
 		fail "stacks: SQPOLL" "no publishing call's stack, or no sentence" "$TMP/st.sqall.log"
