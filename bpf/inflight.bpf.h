@@ -48,7 +48,8 @@
 #define INF_PBUF_HELD	(1u << 8)	/* a held provided buffer of it was sent */
 #define INF_SOURCE	(1u << 9)	/* it loads from its ranges */
 #define INF_CHANNEL	(1u << 10)	/* its channel was looked at */
-#define INF_SQPOLL	(1u << 11)	/* submitted by a kernel thread: no stack */
+#define INF_SQPOLL	(1u << 11)	/* submitted by the SQPOLL thread */
+#define INF_SQ_UNPUBLISHED (1u << 12)	/* ... with no stack: UC_SUB_SQ_UNPUBLISHED */
 /* Bits 24-31: the SQE's flags, for a record sent after submission
  * (pbuf_report_late). */
 #define INF_SQE_SHIFT	24

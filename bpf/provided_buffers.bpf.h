@@ -422,7 +422,8 @@ __noinline bool pbuf_report_late(__u64 req)
 	s->sqe_flags = v->flags >> INF_SQE_SHIFT;
 	s->direction = v->flags & INF_SOURCE ? UC_DIR_SOURCE : UC_DIR_SINK;
 	s->buf_index = v->bgid;
-	s->flags = UC_SUB_BUFFER_SELECT | (v->flags & INF_SQPOLL ? UC_SUB_SQPOLL : 0);
+	s->flags = UC_SUB_BUFFER_SELECT | (v->flags & INF_SQPOLL ? UC_SUB_SQPOLL : 0) |
+		   (v->flags & INF_SQ_UNPUBLISHED ? UC_SUB_SQ_UNPUBLISHED : 0);
 	s->stack_id = v->stack_id;
 	v->flags |= INF_REPORTED;
 	ev_submit(v->session, s);

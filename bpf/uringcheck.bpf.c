@@ -21,7 +21,8 @@
  * and the other programs: system calls, io_uring_register and fatal
  * signals (syscalls.bpf.h), waits (channels.bpf.h), the reap-lag sampler
  * and the liburing uprobes (reap_lag.bpf.h), glibc's free and realloc
- * (heap_release.bpf.h).
+ * (heap_release.bpf.h), liburing's publishing calls on SQPOLL rings
+ * (sqpoll_stacks.bpf.h).
  *
  * One loaded copy serves every uringcheck instance on the machine
  * (checker/shared.h, bpf/session.bpf.h): each is a session, with its own event buffer,
@@ -58,6 +59,7 @@
 #include "syscalls.bpf.h"
 #include "teardown.bpf.h"
 #include "heap_release.bpf.h"
+#include "sqpoll_stacks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -230,6 +232,8 @@ __noinline int ring_track(__u64 ctx, __u64 who, int fd, __u32 flags, __u64 sizes
 	}
 	if (!slot1)
 		slot1 = ring_slot_claim(ctx);
+	/* a new ring here: the SQ positions noted for an old one are not its */
+	bpf_map_delete_elem(&sq_pubs, &ctx);
 	ri = bpf_map_lookup_elem(&rings, &ctx);
 	if (ri) {
 		ri->tgid = tgid;
@@ -620,8 +624,13 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 	 * kept in the store for the record sent later. */
 	if (reported || (v->flags & INF_BSEL)) {
 		if (bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER) {
-			s->flags |= UC_SUB_SQPOLL;	/* no user stack to take */
-			v->flags |= INF_SQPOLL;
+			/* No user stack of its own: the one of the program's
+			 * call that published the SQE, if one was seen. */
+			s->flags |= UC_SUB_SQPOLL;
+			sqpoll_stack(s, v->session);
+			v->stack_id = s->stack_id;
+			v->flags |= INF_SQPOLL |
+				    (s->flags & UC_SUB_SQ_UNPUBLISHED ? INF_SQ_UNPUBLISHED : 0);
 		} else {
 			s->stack_id = v->stack_id =
 				submit_stack(v->tgid, v->session, call_stack, have_es);

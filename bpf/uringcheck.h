@@ -129,6 +129,13 @@ enum uc_direction {
 	UC_DIR_SOURCE = 2,	/* the kernel loads from the ranges */
 };
 
+/* liburing's struct io_uring (its ABI since liburing 2.0; checked against
+ * <liburing.h> at build time, checker/sqpoll_probes.c): what the SQPOLL
+ * publish probe reads (bpf/sqpoll_stacks.bpf.h). sq.khead and sq.ktail
+ * are its first two words. */
+#define UC_LU_SQE_HEAD		64	/* sq.sqe_head, then sq.sqe_tail */
+#define UC_LU_RING_FLAGS	192	/* flags, then ring_fd */
+
 /* uc_submit.flags */
 #define UC_SUB_FIXED_BUF	(1u << 0)	/* registered buffer (buf_index) */
 #define UC_SUB_BUFFER_SELECT	(1u << 1)	/* provided buffer: no range until
@@ -145,6 +152,10 @@ enum uc_direction {
 #define UC_SUB_STACK		(1u << 8)	/* an inline range lies in the
 						 * submitting thread's own stack
 						 * mapping (stack-inflight) */
+#define UC_SUB_SQ_UNPUBLISHED	(1u << 9)	/* SQPOLL, no stack: calls into
+						 * liburing were seen publishing
+						 * SQEs of its ring, none this
+						 * one (bpf/sqpoll_stacks.bpf.h) */
 
 /* uc_done.how */
 enum uc_done_how {

@@ -5,8 +5,9 @@
  * (tracker.c) and runs the rules (rules/) that judge every request and
  * report into the run's report; at the end, what was lost and the kernel
  * the verdicts rest on. Uprobes the session attaches per process live
- * here too: glibc's free/realloc for free-inflight (heap_probes.c), the
- * liburing ones.
+ * here too: glibc's free/realloc for free-inflight (heap_probes.c),
+ * liburing's publishing calls for SQPOLL stacks (sqpoll_probes.c), the
+ * liburing ones for reap timing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,15 +24,19 @@
 #include "mode.h"
 #include "options.h"
 #include "session.h"
+#include "sqpoll_probes.h"
 #include "dispatch.h"
 #include "xalloc.h"
 #include "../reports/report.h"
 #include "kinds/kinds.h"
 
+#define UC_SETUP_SQPOLL	(1u << 1)	/* uapi IORING_SETUP_SQPOLL */
+
 struct check_mode {
 	struct uc_session sess;
 	struct uc_dispatch check;
 	struct heap_probes heap;	/* free-inflight's uprobes */
+	struct sqpoll_probes sqpoll;	/* SQPOLL submissions' stacks */
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
@@ -97,6 +102,9 @@ static void on_event(void *arg, const void *data, size_t size)
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
 		c->rings++;
 		heap_probes_process(&c->heap, h->tgid, c->check.ck.report->out);
+		/* its first SQPOLL ring: its liburing probed (sqpoll_probes.h) */
+		if (((const struct uc_ring_create *)data)->setup_flags & UC_SETUP_SQPOLL)
+			sqpoll_probes_process(&c->sqpoll, h->tgid, c->check.ck.report->out);
 	}
 }
 
@@ -112,6 +120,7 @@ static int check_begin(void **state, struct uc_run *run)
 	c->attached = !run->spawned;
 	dispatch_init(&c->check, run->rep);
 	heap_probes_setup(&c->heap);
+	sqpoll_probes_setup(&c->sqpoll);
 	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
 	if (session_start(&c->sess, o, on_event, c))
 		return -1;
@@ -125,6 +134,10 @@ static int check_begin(void **state, struct uc_run *run)
 	    heap_probes_init(&c->heap, &c->sess))
 		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
 			"heap releases (free-inflight) are not judged\n");
+	/* Nothing is attached until a process makes an SQPOLL ring; nothing
+	 * at all with --stack-size=0 (its traps would take no stack). */
+	if (o->stack_size)
+		sqpoll_probes_init(&c->sqpoll, &c->sess);
 	if (o->all && take_all(c))
 		return -1;
 	if (o->liburing_uprobes) {
@@ -275,6 +288,7 @@ static void check_finish(void *state, struct uc_run *run)
 	c->all = false;
 	session_drain(&c->sess);
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
+	sqpoll_probes_stop(&c->sqpoll);
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
 	run->rings_seen += c->rings;
@@ -471,6 +485,7 @@ static void check_free(void *state)
 	if (!c)
 		return;
 	heap_probes_free(&c->heap);
+	sqpoll_probes_free(&c->sqpoll);
 	if (c->all)
 		session_take_all(&c->sess, false);
 	if (c->started)

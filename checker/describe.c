@@ -21,6 +21,7 @@ void describe_request(struct uc_request_desc *d, const struct uc_request *r,
 	d->fixed_buf = r->sub.flags & UC_SUB_FIXED_BUF;
 	d->vectored = r->sub.flags & UC_SUB_VECTORED;
 	d->sqpoll = r->sub.flags & UC_SUB_SQPOLL;
+	d->sq_unpublished = r->sub.flags & UC_SUB_SQ_UNPUBLISHED;
 	d->nr_ranges = r->sub.nr_ranges;
 	d->stack_id = r->sub.stack_id;
 	if (r->sub.flags & UC_SUB_BUFFER_SELECT) {

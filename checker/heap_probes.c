@@ -2,15 +2,9 @@
 /*
  * free-inflight's probes (bpf/heap_release.bpf.h): glibc's free and
  * realloc (entry and return) in the libc.so.6 a followed process maps,
- * each a uprobe perf event whose target is that process. The kernel
- * plants a breakpoint only in the address spaces of the events' targets,
- * so nothing else on the machine pays for them; a target's exec keeps
- * them (the event follows the task into its new image).
- *
- * The perf events are opened here rather than through libbpf's
- * bpf_program__attach_uprobe_opts() because a run that joined another
- * instance's programs has no loaded bpf_program, only the shared
- * program's descriptor (checker/shared.c).
+ * each a uprobe perf event whose target is that process
+ * (uprobe_events.h); a target's exec keeps them (the event follows the
+ * task into its new image).
  *
  * All of it is the check mode's struct heap_probes (check_mode.c): the
  * libc files found, the events held, the processes looked at.
@@ -35,6 +29,7 @@
 #include <unistd.h>
 
 #include "session.h"
+#include "uprobe_events.h"
 #include "uringcheck.skel.h"
 #include "xalloc.h"
 
@@ -45,66 +40,6 @@
 
 #define HEAP_PROC_ATTACHED	1
 #define HEAP_PROC_LOOKED	2	/* its maps were looked at */
-
-static int read_int_file(const char *path, const char *skip)
-{
-	char buf[64];
-	FILE *f = fopen(path, "re");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		const char *p = buf;
-
-		if (skip && !strncmp(p, skip, strlen(skip)))
-			p += strlen(skip);
-		v = atoi(p);
-	}
-	fclose(f);
-	return v;
-}
-
-/* File offset of the defined function @name in ELF @elf, 0 if none. */
-static uint64_t elf_func_offset(Elf *elf, const char *name)
-{
-	Elf_Scn *scn = NULL;
-	uint64_t vaddr = 0;
-	size_t nph;
-
-	while (!vaddr && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *n;
-
-			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
-				continue;
-			n = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (n && !strcmp(n, name)) {
-				vaddr = sym.st_value;
-				break;
-			}
-		}
-	}
-	if (!vaddr || elf_getphdrnum(elf, &nph))
-		return 0;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X) && vaddr >= ph.p_vaddr &&
-		    vaddr < ph.p_vaddr + ph.p_filesz)
-			return vaddr - ph.p_vaddr + ph.p_offset;
-	}
-	return 0;
-}
 
 /*
  * Where to probe free. Its first instruction is single-stepped out of
@@ -160,8 +95,8 @@ static struct heap_libc *libc_file(struct heap_probes *hp, const char *path)
 	l->ino = st.st_ino;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
-		l->off_free = elf_func_offset(elf, "free");
-		l->off_realloc = elf_func_offset(elf, "realloc");
+		l->off_free = uprobe_func_offset(elf, "free");
+		l->off_realloc = uprobe_func_offset(elf, "realloc");
 		elf_end(elf);
 	}
 	close(fd);
@@ -175,31 +110,17 @@ static struct heap_libc *libc_file(struct heap_probes *hp, const char *path)
 static int attach_one(struct heap_probes *hp, const char *path, uint64_t off, bool ret,
 		      pid_t pid, uint64_t cookie)
 {
-	LIBBPF_OPTS(bpf_link_create_opts, lo, .perf_event.bpf_cookie = cookie);
-	struct perf_event_attr attr = { 0 };
-	int pfd, lfd;
+	int fds[2], err;
 
 	if (hp->nfds + 2 > (int)(sizeof(hp->fds) / sizeof(hp->fds[0])))
 		return -ENOSPC;
-	attr.size = sizeof(attr);
-	attr.type = hp->uprobe_type;
-	attr.config = ret ? 1ULL << hp->retprobe_bit : 0;
-	attr.config1 = (uint64_t)(uintptr_t)path;
-	attr.config2 = off;
-	pfd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	lfd = bpf_link_create(hp->prog_fd, pfd, BPF_PERF_EVENT, &lo);
-	if (lfd < 0 && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, hp->prog_fd)) {
-		int err = -errno;
-
-		close(pfd);
+	err = uprobe_open(hp->uprobe_type, hp->retprobe_bit, hp->prog_fd, path, off, ret,
+			  pid, cookie, fds);
+	if (err)
 		return err;
-	}
-	ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
-	hp->fds[hp->nfds++] = pfd;
-	if (lfd >= 0)
-		hp->fds[hp->nfds++] = lfd;
+	hp->fds[hp->nfds++] = fds[0];
+	if (fds[1] >= 0)
+		hp->fds[hp->nfds++] = fds[1];
 	return 0;
 }
 
@@ -214,10 +135,7 @@ int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
 {
 	hp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_heap_release")
 			       : bpf_program__fd(s->skel->progs.uc_heap_release);
-	hp->uprobe_type = read_int_file("/sys/bus/event_source/devices/uprobe/type", NULL);
-	hp->retprobe_bit = read_int_file("/sys/bus/event_source/devices/uprobe/format/retprobe",
-					"config:");
-	if (hp->prog_fd < 0 || hp->uprobe_type < 0 || hp->retprobe_bit < 0) {
+	if (uprobe_pmu(&hp->uprobe_type, &hp->retprobe_bit) || hp->prog_fd < 0) {
 		hp->prog_fd = -1;
 		return -1;
 	}

@@ -344,6 +344,9 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		k->task_vma_iter ? "yes (task-VMA iterator, v6.7+)" :
 		"no (before v6.7: read from /proc/PID/maps, so a target that exits at "
 		"once may lose names)");
+	fprintf(out, "  SQPOLL stacks    the liburing call that published the SQEs (uprobes on "
+		"io_uring_submit and siblings, per process from its first SQPOLL ring); "
+		"none for a program that writes the SQ ring itself (docs/stacks.md)\n");
 	fprintf(out, "  reap-lag sampler active (perf cpu-clock), timed %s; "
 		"--liburing-uprobes available\n", k->hz ?
 		"in jiffies for thresholds of 10 ticks or more" :

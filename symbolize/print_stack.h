@@ -55,7 +55,7 @@ int uc_print_capture(FILE *out, struct uc_maps *m,
 		     size_t len, const struct uc_print_opts *opts);
 
 /* Where there is no user stack, one indented sentence instead:
- *     <no user stack: submitted by the SQPOLL kernel thread>   */
+ *     <no user stack: none captured: --stack-size=0>   */
 void uc_print_no_stack(FILE *out, const char *reason);
 
 #endif

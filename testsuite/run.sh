@@ -860,11 +860,28 @@ if want "stacks: no borrowed lines"; then
 	fi
 fi
 if want "stacks: SQPOLL"; then
-	$UC --log-file="$TMP/st.sq.log" "$BIN/inj_sqpoll" >/dev/null 2>&1
-	if grep -q "<no user stack: submitted by the SQPOLL kernel thread>" "$TMP/st.sq.log"; then
-		pass "stacks: SQPOLL submissions say there is no user stack"
+	# The SQPOLL thread submits; the stack is the one of the program's
+	# io_uring_submit call that published the SQEs (both requests), and
+	# a program that writes the SQ ring itself gets a sentence saying
+	# why there is none (bpf/sqpoll_stacks.bpf.h).
+	$UC --log-file="$TMP/st.sq.log" --json="$TMP/st.sq.json" "$BIN/inj_sqpoll_stack" >/dev/null 2>&1
+	$UC --log-file="$TMP/st.sqraw.log" --json="$TMP/st.sqraw.json" "$BIN/inj_sqpoll_raw" >/dev/null 2>&1
+	if [ "$(grep -c ' in submit_reads testsuite/cases/inj_sqpoll_stack.c:[0-9]' "$TMP/st.sq.log")" = 2 ] &&
+	   python3 - "$TMP/st.sq.json" "$TMP/st.sqraw.json" <<'PY' 2>>"$TMP/st.sq.log" &&
+import json, sys
+[f] = json.load(open(sys.argv[1]))["findings"]
+assert [s["role"] for s in f["stacks"]] == ["request submitted", "in-flight request submitted"], f["stacks"]
+for s in f["stacks"]:
+    assert any(x["function"] == "submit_reads" for x in s["frames"]), s
+[g] = json.load(open(sys.argv[2]))["findings"]
+for s in g["stacks"]:
+    assert not s["frames"] and "no io_uring_submit call seen publishing it" in s["no_stack"], s
+PY
+	   [ "$(grep -c '<no user stack: submitted by the SQPOLL kernel thread; no io_uring_submit call seen publishing it, nor any on this ring (a program that writes the SQ ring without liburing' "$TMP/st.sqraw.log")" = 2 ]; then
+		pass "stacks: SQPOLL submissions carry their io_uring_submit call's stack (text, JSON); without liburing a sentence says why there is none"
 	else
-		fail "stacks: SQPOLL" "no plain sentence" "$TMP/st.sq.log"
+		cat "$TMP/st.sq.log" "$TMP/st.sqraw.log" >"$TMP/st.sqall.log" 2>/dev/null
+		fail "stacks: SQPOLL" "no publishing call's stack, or no sentence" "$TMP/st.sqall.log"
 	fi
 fi
 if want "stacks: --stack-size=0"; then
@@ -926,6 +943,12 @@ check_status "suppressions: another site does not match" 66 \
 check_status "suppressions: repeatable option" 0 \
 	$UC --suppressions=$SUP/other_site.supp --suppressions=$SUP/stack_overlap.supp \
 	.output/stacks/overlap_nofp
+# An SQPOLL finding has the stack of the call that published its SQEs:
+# suppressed by that site (the case waits for the probe: uc_test.h).
+check_status "suppressions: an SQPOLL finding by its io_uring_submit site" 0 \
+	$UC --suppressions=$SUP/sqpoll_stack.supp "$BIN/inj_sqpoll_stack"
+check_status "suppressions: an SQPOLL finding, another site does not match" 66 \
+	$UC --suppressions=$SUP/other_site.supp "$BIN/inj_sqpoll_stack"
 check_status "suppressions: unknown kind is a usage error" 2 \
 	$UC --suppressions=$SUP/bad_kind.supp true
 check_status "suppressions: unterminated block is a usage error" 2 \

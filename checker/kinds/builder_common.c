@@ -10,11 +10,30 @@
 
 const char *kind_why_no_stack(const struct uc_report *rep, bool sqpoll)
 {
-	if (sqpoll)
-		return "submitted by the SQPOLL kernel thread";
 	if (rep->stacks_off)
 		return "none captured: --stack-size=0";
+	if (sqpoll)
+		return "submitted by the SQPOLL kernel thread; no io_uring_submit call "
+		       "seen publishing it";
 	return "none captured for this request";
+}
+
+/* The stack of an SQPOLL submission is the one of the program's call into
+ * liburing that published the SQE (bpf/sqpoll_stacks.bpf.h). */
+const char *kind_why_no_sqpoll_stack(const struct uc_report *rep, bool unpublished)
+{
+	if (rep->stacks_off)
+		return "none captured: --stack-size=0";
+	if (unpublished)
+		return "submitted by the SQPOLL kernel thread; no io_uring_submit call "
+		       "seen publishing it (liburing calls published other SQEs of this "
+		       "ring: this one was written to the SQ ring directly, or published "
+		       "by a call older than the last 16)";
+	return "submitted by the SQPOLL kernel thread; no io_uring_submit call seen "
+	       "publishing it, nor any on this ring (a program that writes the SQ ring "
+	       "without liburing makes no call a stack can be taken from; liburing is "
+	       "probed from the process's first SQPOLL ring on, unless a note says it "
+	       "could not be)";
 }
 
 const char *kind_ring(const struct uc_report *rep, int fd, char *buf, size_t len)
@@ -55,10 +74,12 @@ void kind_request_text(struct uc_finding *f, const struct uc_report *rep,
 	if (d->provided)
 		uc_finding_text(f, ", provided buffer %u of group %u", d->bid, d->bgid);
 	uc_finding_text(f, "\n");
-	/* The SQPOLL thread's stack is the kernel's: none of the program. */
+	/* The SQPOLL thread's stack is the kernel's: an SQPOLL request's is
+	 * the program's call that published it, when one was seen. */
 	uc_finding_show_stack(f, "submitted at:",
-			      uc_finding_stack(f, stack_role, d->sqpoll ? 0 : d->stack_id,
-					       kind_why_no_stack(rep, d->sqpoll)));
+			      uc_finding_stack(f, stack_role, d->stack_id, d->sqpoll ?
+					       kind_why_no_sqpoll_stack(rep, d->sq_unpublished) :
+					       kind_why_no_stack(rep, false)));
 }
 
 json_object *kind_request_json(const struct uc_request_desc *d)

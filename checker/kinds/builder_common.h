@@ -23,6 +23,9 @@
 /* Why a request has no stack, when it has none (a capture the checker
  * could not keep says so itself: checker/stacks.c). */
 const char *kind_why_no_stack(const struct uc_report *rep, bool sqpoll);
+/* ... for a request the SQPOLL thread submitted: @unpublished, publishing
+ * calls were seen on its ring, none that published it. */
+const char *kind_why_no_sqpoll_stack(const struct uc_report *rep, bool unpublished);
 
 /*
  * The two lines about request @d ("  ROLE READ (user_data 0x..) on ring

@@ -30,6 +30,8 @@ struct uc_request_desc {
 	bool fixed_buf;
 	bool vectored;
 	bool sqpoll;			/* submitted by the SQPOLL thread */
+	bool sq_unpublished;		/* ... no stack: its ring's publishing
+					 * calls seen, none of this one */
 	uint32_t nr_ranges;
 	uint64_t stack_id;		/* submission stack, 0: none */
 	bool provided;			/* a provided buffer the kernel picked */

@@ -332,4 +332,25 @@ static inline struct io_uring_buf_ring *buf_ring_setup_inc(struct io_uring *ring
 	return (struct io_uring_buf_ring *)mem;
 }
 
+/*
+ * SQPOLL cases about stacks: uringcheck plants its uprobes on liburing's
+ * publishing calls when the process makes its first SQPOLL ring, some
+ * milliseconds later (checker/sqpoll_probes.c), io_uring_submit's first
+ * and io_uring_submit_and_wait's next. A planted uprobe is an int3 (0xcc)
+ * at the function's first byte in this process's text; the kernel plants
+ * it before the program is attached to it, so the case waits for the
+ * second one (10 s at most): io_uring_submit is then fully probed.
+ */
+static inline void wait_submit_probed(void)
+{
+	const volatile unsigned char *entry =
+		(const volatile unsigned char *)(uintptr_t)io_uring_submit_and_wait;
+
+	for (int i = 0; *entry != 0xcc; i++) {
+		if (i >= 10000)
+			fail("io_uring_submit_and_wait was not probed within 10 s");
+		usleep(1000);
+	}
+}
+
 #endif /* UC_TEST_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "sqpoll_probes.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <liburing.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "uprobe_events.h"
+#include "uringcheck.skel.h"
+
+/* The probe reads liburing's struct io_uring at fixed offsets (its ABI
+ * since liburing 2.0): checked here against the header we build with. */
+_Static_assert(offsetof(struct io_uring, sq.khead) == 0 &&
+	       offsetof(struct io_uring, sq.ktail) == 8 &&
+	       offsetof(struct io_uring, sq.kring_mask) == 16 &&
+	       offsetof(struct io_uring, sq.array) == 48 &&
+	       offsetof(struct io_uring, sq.sqes) == 56, "liburing sq pointers moved");
+_Static_assert(offsetof(struct io_uring, sq.sqe_head) == UC_LU_SQE_HEAD &&
+	       offsetof(struct io_uring, sq.sqe_tail) == UC_LU_SQE_HEAD + 4,
+	       "liburing sq.sqe_head/sqe_tail moved");
+_Static_assert(offsetof(struct io_uring, flags) == UC_LU_RING_FLAGS &&
+	       offsetof(struct io_uring, ring_fd) == UC_LU_RING_FLAGS + 4,
+	       "liburing flags/ring_fd moved");
+
+/*
+ * liburing's calls that publish SQEs: each flushes the SQ (stores
+ * sq.sqe_tail into *sq.ktail) before anything else it does. Absent ones
+ * (older liburing) are skipped. Not the waits (io_uring_wait_cqes on a
+ * kernel without IORING_FEAT_EXT_ARG publishes a timeout SQE of its
+ * own, and what was pending with it): SQEs published there get no stack.
+ * In this order: the SQPOLL test cases wait for the second one's
+ * breakpoint (testsuite/cases/uc_test.h), by when the first is attached.
+ */
+static const char *const publishers[] = {
+	"io_uring_submit", "io_uring_submit_and_wait", "io_uring_submit_and_wait_timeout",
+	"io_uring_submit_and_get_events", "io_uring_submit_and_wait_min_timeout",
+	"io_uring_submit_and_wait_reg",
+};
+
+void sqpoll_probes_setup(struct sqpoll_probes *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->prog_fd = -1;
+	u64map_init(&sp->procs);
+}
+
+int sqpoll_probes_init(struct sqpoll_probes *sp, struct uc_session *s)
+{
+	sp->wanted = true;
+	sp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_sqpoll_publish")
+			       : bpf_program__fd(s->skel->progs.uc_sqpoll_publish);
+	if (uprobe_pmu(&sp->uprobe_type, &sp->retprobe_bit) || sp->prog_fd < 0) {
+		sp->prog_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* The liburing shared object process @pid maps (liburing.so.N or
+ * liburing-ffi.so.N), into @path: 1 found, 0 none, -1 gone. */
+static int mapped_liburing(uint32_t pid, char *path, size_t len)
+{
+	char maps[64], line[PATH_MAX + 128];
+	int found = 0, lines = 0;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%u/maps", pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/'), *base;
+
+		lines++;
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		base = strrchr(p, '/') + 1;
+		if (!strncmp(base, "liburing.so", 11) || !strncmp(base, "liburing-ffi.so", 15)) {
+			snprintf(path, len, "%s", p);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return lines ? found : -1;
+}
+
+/* Every publisher found in @path, for @pid: how many were attached, or
+ * -errno of the first failure. */
+static int attach_file(struct sqpoll_probes *sp, const char *path, uint32_t pid)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(publishers) / sizeof(publishers[0]); i++) {
+		uint64_t off = uprobe_file_func_offset(path, publishers[i]);
+		int fds[2], err;
+
+		if (!off)
+			continue;
+		if (sp->nfds + 2 > (int)(sizeof(sp->fds) / sizeof(sp->fds[0])))
+			return -ENOSPC;
+		err = uprobe_open(sp->uprobe_type, sp->retprobe_bit, sp->prog_fd, path, off,
+				  false, pid, 0, fds);
+		if (err)
+			return err;
+		sp->fds[sp->nfds++] = fds[0];
+		if (fds[1] >= 0)
+			sp->fds[sp->nfds++] = fds[1];
+		n++;
+	}
+	return n;
+}
+
+void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
+{
+	char lib[PATH_MAX], exe[64];
+	int found, nlib = 0, nexe;
+
+	if (!sp->wanted || u64map_get(&sp->procs, tgid))
+		return;
+	u64map_put(&sp->procs, tgid, (void *)1);
+	if (sp->prog_fd < 0) {
+		if (!sp->off_told)
+			fprintf(out, "==%u==uringcheck: note: no uprobe perf events (or a shared "
+				"kernel side without the SQPOLL probe): requests SQPOLL threads "
+				"submit have no stack\n", tgid);
+		sp->off_told = true;
+		return;
+	}
+	found = mapped_liburing(tgid, lib, sizeof(lib));
+	if (found < 0)
+		return;		/* gone already */
+	if (found)
+		nlib = attach_file(sp, lib, tgid);
+	/* liburing.a linked in: its functions are the executable's */
+	snprintf(exe, sizeof(exe), "/proc/%u/exe", tgid);
+	nexe = nlib < 0 ? 0 : attach_file(sp, exe, tgid);
+	if (nlib == -ENOSPC || nexe == -ENOSPC) {
+		if (!sp->full_told)
+			fprintf(out, "==%u==uringcheck: note: SQPOLL submissions get stacks in "
+				"the first processes only (probe table full)\n", tgid);
+		sp->full_told = true;
+	} else if (nlib < 0 || nexe < 0) {
+		fprintf(out, "==%u==uringcheck: note: cannot probe liburing's io_uring_submit "
+			"in pid %u (%s): requests its SQPOLL thread submits have no stack\n",
+			tgid, tgid, strerror(-(nlib < 0 ? nlib : nexe)));
+	}
+	/* No liburing at all (fio's engine writes the SQ ring itself): no
+	 * line here, as a clean run stays silent; a finding about one of its
+	 * SQPOLL requests says why it has no stack. */
+}
+
+void sqpoll_probes_stop(struct sqpoll_probes *sp)
+{
+	for (int i = sp->nfds - 1; i >= 0; i--)
+		close(sp->fds[i]);
+	sp->nfds = 0;
+	sp->prog_fd = -1;
+}
+
+void sqpoll_probes_free(struct sqpoll_probes *sp)
+{
+	sqpoll_probes_stop(sp);
+	u64map_free(&sp->procs);
+}
