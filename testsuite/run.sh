@@ -1066,7 +1066,7 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 run = a["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap", "user-data-reuse", "pbuf-reprovided", "free-inflight"], ids
+assert ids == ["overlap", "bufreg-lifetime", "munmap-inflight", "dropped", "left-in-flight", "reap-lag", "bufreg-unmapped", "sync-overlap", "user-data-reuse", "pbuf-reprovided", "free-inflight", "stack-inflight"], ids
 [r] = run["results"]
 assert r["ruleId"] == "overlap" and r["level"] == "error"
 loc = r["locations"][0]["physicalLocation"]
