@@ -508,7 +508,7 @@ pf_status() {
 if want "profile: errors"; then
 	pf_status "-p of no process is 'not found'" 127 $UC -p 999999999
 	pf_status "-p with a program is a usage error" 2 $UC -p 1 true
-	pf_status "--check attaches to one process, not to all (-a)" 2 $UC -a --check
+	pf_status "--check -a with a program is a usage error" 2 $UC -a --check true
 	pf_status "-p and -a exclude each other" 2 $UC -p 1 -a
 	pf_status "--profile-sample must be a power of two" 2 $UC --profile --profile-sample=3 true
 	pf_status "-d needs -p or -a" 2 $UC --profile -d 1 true
