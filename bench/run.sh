@@ -275,6 +275,10 @@ strip_timing() {		# FILE...: the output without reap-lag reports
 		skip && (/^==[0-9]+==[ \t]/ || /^==[0-9]+==SUMMARY: uringcheck: reap-lag/) { next }
 		{ skip = 0 }
 		/^==[0-9]+==uringcheck: [0-9]+ findings?: reap-lag [0-9]+$/ { next }
+		# the repeats of a reap-lag told above (dedup): the header, and
+		# the "N more x reap-lag" lines; a repeat of another kind stays
+		/^==[0-9]+==uringcheck: [0-9]+ of them repeats? a finding told above/ { next }
+		/^==[0-9]+==  [0-9]+ more x reap-lag / { next }
 		/^==[0-9]+==uringcheck: kernel .* \(see --version\)$/ { next }
 		/^[ \t]*$/ { next }
 		{ print }

@@ -519,7 +519,10 @@ fi
 # --baseline then --diff (testsuite/profile/diff_load.c): a baseline of
 # the fast run; the slow run (its READs flagged IOSQE_ASYNC) must be
 # named READ, slower and punted, with the doctor's punt-ratio new; the
-# fast run again must show no change past the thresholds for READ.
+# fast run again must show no punt change for READ. Timing changes are
+# asserted only where an io-wq hop makes them several-fold (the slowed
+# READ): a few-millisecond run on a shared CI machine moved an unchanged
+# opcode's p50 by 2x, the threshold, now and then.
 if want "profile: diff"; then
 	$UC --profile --baseline="$TMP/base.json" "$PBIN/diff_load" fast >"$TMP/base.out" 2>&1
 	rc1=$?
@@ -530,10 +533,10 @@ if want "profile: diff"; then
 	rc3=$?
 	if [ "$rc1$rc2$rc3" = 000 ] &&
 	   grep -qE '^==[0-9]+==  READ .*slower \(p(50|99) [0-9.]+x\).*punt \+[0-9]+ points' "$TMP/slow.out" &&
-	   ! grep -qE '^==[0-9]+==  NOP .*(slower|punt)' "$TMP/slow.out" &&
+	   ! grep -qE '^==[0-9]+==  NOP .*punt' "$TMP/slow.out" &&
 	   grep -qE '^==[0-9]+==  doctor: new since the baseline: punt-ratio \(warning\)' "$TMP/slow.out" &&
 	   grep -qE '^==[0-9]+==  READ ' "$TMP/same.out" &&
-	   ! grep -qE '^==[0-9]+==  READ .*(slower|faster|punt)' "$TMP/same.out" &&
+	   ! grep -qE '^==[0-9]+==  READ .*punt' "$TMP/same.out" &&
 	   $PY - "$TMP/base.json" "$TMP/slow.json" <<'PY' >>"$TMP/slow.out" 2>&1
 import json, sys
 b = json.load(open(sys.argv[1]))
@@ -542,7 +545,7 @@ d = json.load(open(sys.argv[2]))["profile"]["diff"]
 ops = {o["opcode"]: o for o in d["opcodes"]}
 assert {"slower", "punt_up"} <= set(ops["READ"]["changes"]), ops["READ"]
 assert ops["READ"]["baseline"]["punt_percent"] == 0 and ops["READ"]["run"]["punt_percent"] == 100
-assert "slower" not in ops["NOP"]["changes"], ops["NOP"]
+assert "punt_up" not in ops["NOP"]["changes"], ops["NOP"]
 assert d["doctor"] == {"new": ["punt-ratio"], "gone": []}, d["doctor"]
 assert d["thresholds"]["latency_ratio"] == 2
 PY
