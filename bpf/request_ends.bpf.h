@@ -389,9 +389,10 @@ static long collect_ring(__u64 i, struct collect_walk *c)
 }
 
 /* Before a system call of @tgid is judged against its in-flight memory:
- * its rings' lists, COLLECT_BUDGET steps at most in all (one ring's
- * worth twice over), however many rings it has (up to 4096, each of
- * which may be read 64 + 2 x 4096 deep). */
+ * its rings' lists, COLLECT_BUDGET steps in all (one ring's worth twice
+ * over; the ring begun last may take its whole depth: three rings' worth
+ * at most), however many rings it has (up to 4096, each of which may be
+ * read 64 + 2 x 4096 deep). */
 static __always_inline void collect_process_quiet_ends(__u32 tgid)
 {
 	struct collect_walk c = { .tgid = tgid, .budget = COLLECT_BUDGET };
