@@ -244,6 +244,8 @@ EOF
 			fi
 		fi
 		i=$((i + 1))
+		# where a guest that hangs got to (the host keeps the console)
+		[ $((i % 50)) = 0 ] && echo "==SOAK== $i runs, $bad not exit 0"
 	done
 	what="$i runs ($nc --check, $np --profile, $nt --trace), the longest $(cs_text $longest)"
 	if [ $bad = 0 ]; then
