@@ -16,8 +16,9 @@
 #   make check-pathology uringscope's 11 pathology scenarios under
 #                   --profile --check, each named by its rule or kind
 #                   (testsuite/pathology/run.sh; SCENARIOS="a b")
-#   make check-kernels  the test programs on Debian's kernels under qemu
-#                   (testsuite/kernels/run.sh; KERNELS="5.10 6.1 6.12 7.2")
+#   make check-kernels  the test programs and a soak on Debian's kernels under
+#                   qemu (testsuite/kernels/run.sh; KERNELS="6.1 6.12 7.2",
+#                   KERNELS=all: every line from 6.1; SOAK_RUNS=N, 200)
 #   make install    PREFIX=/usr/local (with STATIC=1: the static binary)
 #   make STATIC=1   one statically linked binary, ./uringcheck-static, from
 #                   its own objects in .output-static (README, A static
@@ -353,7 +354,7 @@ STATIC_TESTS := $(foreach n,$(shell sed -n 's/^static:\([^ ]*\).*/\1/p' testsuit
 .output/static-tests/%: testsuite/cases/%.c | .output/static-tests
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g -Wall -static $(PROG_DEPS) -o $@ $< -l:liburing.a -lpthread
-KERNELS ?= 5.10 6.1 6.12 7.2
+KERNELS ?= 6.1 6.12 7.2
 KERNEL_DEPS := qemu-system-x86 busybox-static cpio
 check-kernels: deps
 	@missing=""; for p in $(KERNEL_DEPS); do \
@@ -368,7 +369,7 @@ check-kernels: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory STATIC=1
 	@$(MAKE) --no-print-directory $(STATIC_TESTS)
-	@KERNELS="$(KERNELS)" testsuite/kernels/run.sh
+	@KERNELS="$(KERNELS)" $(if $(SOAK_RUNS),SOAK_RUNS="$(SOAK_RUNS)") testsuite/kernels/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -272,34 +272,68 @@ __noinline int end_reused(__u64 req)
  */
 struct list_walk {
 	void *node;			/* struct io_wq_work_node * */
+	void *mark;			/* a node passed (the cycle guard) */
 	__u64 ring;
+	__u32 n;			/* steps taken, when it stopped */
 };
 
+/*
+ * The lists are the kernel's, read without its lock: one changed on
+ * another CPU meanwhile can look like a cycle to the walk (a node popped
+ * and pushed again behind it). Each walk is bounded by its step count
+ * anyway; the guard (Brent's: the node at every power-of-two step is
+ * kept, and meeting it again is a loop) stops such a walk within about
+ * three times its loop's length instead of at the bound, and it counts
+ * as a walk cut short. The step number comes from bpf_loop, not from a
+ * counter in @w: the verifier then sees every step alike.
+ */
 static long end_listed(__u64 i, struct list_walk *w)
 {
 	struct io_wq_work_node *node = w->node;
 	struct io_kiocb *req;
 
+	w->n = i;
 	if (!node)
 		return 1;
+	if (node == w->mark)
+		return 1;		/* a loop: w->node stays set */
+	if (!(i & (i - 1)))
+		w->mark = node;
 	req = comp_node_to_req(node);
 	/* REISSUE requests go back to io-wq and finish later. */
 	if (!(req_flags(req) & reissue_flag))
 		end_request((__u64)req, w->ring, BPF_CORE_READ(req, cqe.res),
 			    BPF_CORE_READ(req, cqe.flags), UC_DONE_LISTED);
 	w->node = UC_NEXT(node);
+	w->n = i + 1;
 	return 0;
 }
 
-/* Ends the finished requests among the first @max of a list; 1 if the
- * list was longer. Global: its callback (which ends requests) is verified
- * once per program, not once per caller. */
+/* walk_list's answer: the steps it took, and whether it stopped before
+ * the list's end (the list was longer, or looped). */
+#define WALK_STEPS(r)	((__u32)(r) >> 1)
+#define WALK_SHORT(r)	((r) & 1)
+
+/* The longest walk of a kernel list, at a teardown (list_walk_max,
+ * teardown.bpf.h, is at most this); a submission's look reads at most
+ * COLLECT_DEPTH_MAX per list; a system call's look across a process's
+ * rings COLLECT_BUDGET steps in all (docs/design.md, *What bounds each
+ * loop*). */
+#define WALK_MAX		65536
+#define COLLECT_DEPTH_MAX	4096
+#define COLLECT_BUDGET		(2 * (64 + 2 * COLLECT_DEPTH_MAX))
+
+/* Ends the finished requests among the first @max of a list. Global: its
+ * callback (which ends requests) is verified once per program, not once
+ * per caller. */
 __noinline int walk_list(__u64 first, __u64 ring, __u32 max)
 {
 	struct list_walk w = { .node = (void *)first, .ring = ring };
 
+	if (max > WALK_MAX)
+		max = WALK_MAX;
 	bpf_loop(max, end_listed, &w, 0);
-	return w.node != NULL;
+	return (int)(((w.n & (2 * WALK_MAX - 1)) << 1) | (w.node != NULL));
 }
 
 /*
@@ -314,39 +348,60 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)ring_addr;
 	__u64 depth;
+	int r, steps;
 
 	if (!ri || !ring)
 		return 0;
 	depth = ri->freed + ri->quiet_inflight + 8;
 	ri->freed = 0;
 	unmatched_done(ri);
-	if (depth > 4096)
-		depth = 4096;
-	walk_list((__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first), ring_addr, 64);
-	walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), ring_addr, depth);
+	if (depth > COLLECT_DEPTH_MAX)
+		depth = COLLECT_DEPTH_MAX;
+	r = walk_list((__u64)BPF_CORE_READ(ring, submit_state.compl_reqs.first), ring_addr, 64);
+	steps = WALK_STEPS(r);
+	r = walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), ring_addr, depth);
+	steps += WALK_STEPS(r);
 	/* Before v6.4, requests io-wq finished wait on the locked list; it is
 	 * a list (newest first) emptied into the stack in one go, so the
 	 * same depth bounds the part freed since the last look. */
-	walk_list(ctx_locked_free_first(ring), ring_addr, depth);
-	return 0;
+	r = walk_list(ctx_locked_free_first(ring), ring_addr, depth);
+	return steps + WALK_STEPS(r);
 }
 
-static long collect_ring(__u64 i, __u32 *tgid)
+struct collect_walk {
+	__u32 tgid;
+	__s32 budget;			/* list steps left for this call */
+};
+
+static long collect_ring(__u64 i, struct collect_walk *c)
 {
 	struct ring_info *ri;
 	__u64 ctx;
 
 	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == *tgid && (ri->quiet_inflight > 0 || ri->ovf_unmatched))
-		collect_quiet_ends(ctx, ri);
+	if (!ri || ri->tgid != c->tgid || !(ri->quiet_inflight > 0 || ri->ovf_unmatched))
+		return 0;
+	if (c->budget <= 0) {
+		/* The rest waits for each ring's next submission (its freed
+		 * count is kept); said, as a walk cut short. */
+		stat_inc(ri->session, UC_STAT_WALK_TRUNC);
+		return 1;
+	}
+	c->budget -= collect_quiet_ends(ctx, ri);
 	return 0;
 }
 
-/* Before a system call of @tgid is judged against its in-flight memory. */
+/* Before a system call of @tgid is judged against its in-flight memory:
+ * its rings' lists, COLLECT_BUDGET steps in all (one ring's worth twice
+ * over; the ring begun last may take its whole depth: three rings' worth
+ * at most), however many rings it has (up to 4096, each of which may be
+ * read 64 + 2 x 4096 deep). */
 static __always_inline void collect_process_quiet_ends(__u32 tgid)
 {
+	struct collect_walk c = { .tgid = tgid, .budget = COLLECT_BUDGET };
+
 	if (quiet_total > 0 || unmatched_total > 0)
-		bpf_loop(ring_slots_hi, collect_ring, &tgid, 0);
+		bpf_loop(ring_slots_hi, collect_ring, &c, 0);
 }
 
 #endif /* __REQUEST_ENDS_BPF_H */

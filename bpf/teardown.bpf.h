@@ -48,6 +48,7 @@ struct td_ctx {
 	__u32 mark_seen;	/* a ring's close: its requests may outlive it
 				 * (until the kernel ends them); a later
 				 * teardown does not report them again */
+	__s32 budget;		/* list steps left, over all its rings */
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -250,6 +251,7 @@ __noinline int td_scan(struct td_ctx *td)
 struct overflow_walk {
 	struct list_head *head;		/* the ring's cq_overflow_list */
 	struct list_head *pos;
+	struct list_head *mark;		/* an entry passed (the cycle guard) */
 	__u32 n;			/* entries: the maximum unless it ended */
 };
 
@@ -263,6 +265,14 @@ static long overflow_step(__u64 i, struct overflow_walk *w)
 		w->n = i;
 		return 1;
 	}
+	/* A list changed under the walk that loops without its head (the
+	 * cycle guard of end_listed): stopped there, counted as capped. */
+	if (pos == w->mark) {
+		w->n = i;
+		return 1;
+	}
+	if (!(i & (i - 1)))
+		w->mark = pos;
 	w->pos = UC_NEXT(pos);
 	return 0;
 }
@@ -277,7 +287,7 @@ static __always_inline __u32 overflow_count(struct io_ring_ctx *ring, __u32 *cap
 
 	w.pos = BPF_CORE_READ(ring, cq_overflow_list.next);
 	bpf_loop(OVERFLOW_COUNT_MAX, overflow_step, &w, 0);
-	*capped = w.n == OVERFLOW_COUNT_MAX && w.pos && w.pos != w.head;
+	*capped = w.pos && w.pos != w.head;	/* the bound, or a loop */
 	return w.n;
 }
 
@@ -310,6 +320,14 @@ static __noinline void list_cqes(struct uc_unreaped *e, __u64 key, struct ring_i
 	}
 }
 
+/* The next list's bound: list_walk_max, or what is left of the budget. */
+static __always_inline __u32 td_walk_max(struct td_ctx *td)
+{
+	if (td->budget <= 0)
+		return 0;
+	return (__u32)td->budget < list_walk_max ? (__u32)td->budget : list_walk_max;
+}
+
 __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
@@ -321,9 +339,18 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 	if (!ri || !td)
 		return 0;
 	if (ri->quiet_inflight > 0 || ri->ovf_unmatched) {
-		if (walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), key,
-			      list_walk_max) |
-		    walk_list(ctx_locked_free_first(ring), key, list_walk_max))
+		/* Each list at most list_walk_max deep, and all the rings of
+		 * a teardown at most twice that (td->budget): a process with
+		 * many rings costs no more than one with a single ring. */
+		int r1, r2;
+
+		r1 = walk_list((__u64)BPF_CORE_READ(ring, submit_state.free_list.next), key,
+			       td_walk_max(td));
+		td->budget -= WALK_STEPS(r1);
+		r2 = walk_list(ctx_locked_free_first(ring), key,
+			       td_walk_max(td));
+		td->budget -= WALK_STEPS(r2);
+		if (WALK_SHORT(r1) || WALK_SHORT(r2))
 			stat_inc(td->session, UC_STAT_WALK_TRUNC);
 		ri->freed = 0;
 		unmatched_done(ri);
@@ -379,7 +406,8 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 			     .report = 1,
 			     .forget = reason == UC_TD_EXIT || reason == UC_TD_SIGNAL,
 			     .mark_seen = reason == UC_TD_CLOSE,
-			     .owner = session_owner(sid) };
+			     .owner = session_owner(sid),
+			     .budget = 2 * list_walk_max };
 	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	struct uc_teardown *e;
 	bool scan;

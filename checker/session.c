@@ -316,8 +316,14 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg)
 	void *prev = NULL;
 	uint64_t pos;
 
-	/* Keys first (deleting while walking would restart the walk). */
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
+	/* Keys first (deleting while walking would restart the walk). A key
+	 * the kernel side deletes meanwhile restarts it too (the next key of
+	 * a missing one is the first): at most twice the table's size, so
+	 * that a table always changing cannot keep this loop going; the
+	 * rest are taken at the next call. */
+	size_t steps = 2 * (size_t)bpf_map__max_entries(s->skel->maps.lost_ends);
+
+	while (steps-- && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (key.session != (uint32_t)s->slot)

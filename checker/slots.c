@@ -19,8 +19,13 @@ static void forget_rings(struct uringcheck_bpf *skel, uint32_t slot)
 	uint64_t key, next;
 	bool more;
 
-	/* The next key is taken before the current one may be deleted. */
-	for (more = !bpf_map_get_next_key(rings, NULL, &next); more;) {
+	/* The next key is taken before the current one may be deleted. A key
+	 * the kernel side deletes meanwhile restarts the walk (the next key
+	 * of a missing one is the first): at most twice the table's size,
+	 * so that a table always changing cannot keep this loop going. */
+	size_t steps = 2 * (size_t)bpf_map__max_entries(skel->maps.rings);
+
+	for (more = !bpf_map_get_next_key(rings, NULL, &next); more && steps--;) {
 		key = next;
 		more = !bpf_map_get_next_key(rings, &key, &next);
 		if (!bpf_map_lookup_elem(rings, &key, val) && val[1] == slot)
@@ -34,8 +39,10 @@ static void forget_processes(struct uringcheck_bpf *skel, uint32_t slot)
 	int tracked = bpf_map__fd(skel->maps.tracked);
 	uint32_t key, next;
 	bool more;
+	/* bounded as forget_rings' walk */
+	size_t steps = 2 * (size_t)bpf_map__max_entries(skel->maps.tracked);
 
-	for (more = !bpf_map_get_next_key(tracked, NULL, &next); more;) {
+	for (more = !bpf_map_get_next_key(tracked, NULL, &next); more && steps--;) {
 		struct uc_tracked t;
 
 		key = next;

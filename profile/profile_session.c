@@ -351,10 +351,14 @@ int pf_session_read(struct pf_session *s, struct pf_snapshot *out)
 	for (uint32_t i = 0; i < PF_STAT__COUNT; i++)
 		read_percpu(s, sk->maps.pf_stats, i, &out->stats[i], sizeof(uint64_t), -1);
 
-	/* errors by errno, processes: hash tables, walked key by key */
+	/* errors by errno, processes: hash tables, walked key by key; each
+	 * walk at most twice its table's size: a key deleted meanwhile
+	 * restarts it (the next key of a missing one is the first), and a
+	 * table always changing must not keep the snapshot going */
 	{
 		struct pf_err_key k, *prev = NULL;
 		size_t cap = s->nretired_errs;
+		size_t steps = 2 * (size_t)bpf_map__max_entries(sk->maps.pf_errors);
 
 		if (cap) {
 			out->errs = malloc(cap * sizeof(*out->errs));
@@ -366,7 +370,7 @@ int pf_session_read(struct pf_session *s, struct pf_snapshot *out)
 			}
 		}
 
-		while (!bpf_map__get_next_key(sk->maps.pf_errors, prev, &k, sizeof(k))) {
+		while (steps-- && !bpf_map__get_next_key(sk->maps.pf_errors, prev, &k, sizeof(k))) {
 			uint64_t n;
 
 			prev = &k;
@@ -386,9 +390,9 @@ int pf_session_read(struct pf_session *s, struct pf_snapshot *out)
 	}
 	{
 		uint32_t k, *prev = NULL;
-		size_t cap = 0;
+		size_t cap = 0, steps = 2 * (size_t)bpf_map__max_entries(sk->maps.pf_procs);
 
-		while (!bpf_map__get_next_key(sk->maps.pf_procs, prev, &k, sizeof(k))) {
+		while (steps-- && !bpf_map__get_next_key(sk->maps.pf_procs, prev, &k, sizeof(k))) {
 			struct pf_proc p;
 
 			prev = &k;
@@ -413,8 +417,9 @@ int pf_session_read(struct pf_session *s, struct pf_snapshot *out)
 	 * so far counts (bpf_ktime_get_ns is CLOCK_MONOTONIC). */
 	{
 		uint32_t k, *prev = NULL;
+		size_t steps = 2 * (size_t)bpf_map__max_entries(sk->maps.pf_threads);
 
-		while (!bpf_map__get_next_key(sk->maps.pf_threads, prev, &k, sizeof(k))) {
+		while (steps-- && !bpf_map__get_next_key(sk->maps.pf_threads, prev, &k, sizeof(k))) {
 			struct pf_thread t;
 
 			prev = &k;

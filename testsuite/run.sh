@@ -11,6 +11,10 @@
 #             includes changes (make -q, nothing rebuilt); each BPF
 #             fragment compiles on its own
 #   unit      data structures against brute-force models
+#   kernels   the kernel matrix's tables, no guest booted: every line of
+#             KERNELS=all has its expect file and tier, the soak's
+#             programs are built, bad SOAK_RUNS and kernel lines refused
+#             (the matrix itself: make check-kernels)
 #   static    the static binary (make STATIC=1; skipped, and said, when it
 #             is not built): linked statically, --version, --metrics
 #             refused, no shared library opened, every case above again
@@ -432,6 +436,38 @@ if want "runner: man page"; then
 	else fail "runner: man page" "options missing:$missing"; fi
 fi
 check_status "--version" 0 $UC --version
+
+# The kernel matrix's own tables (testsuite/kernels; no guest booted):
+# every line KERNELS=all means has an expect file naming its tier, the
+# soak line names programs the matrix builds, and a bad SOAK_RUNS or
+# kernel line is refused in words before anything is fetched.
+if want "kernels: tables"; then
+	bad=""
+	all=$(testsuite/kernels/fetch.sh --all)
+	for v in 6.1 6.12 7.3; do
+		case " $all " in *" $v "*) ;; *) bad="$bad $v-not-in-all" ;; esac
+	done
+	case " $all " in *" 5.10 "*) bad="$bad 5.10-in-all" ;; esac
+	for v in $all; do
+		grep -q '^tier ' "testsuite/kernels/expect.$v" 2>/dev/null || bad="$bad no-tier:$v"
+	done
+	for p in $(sed -n 's/^soak //p' testsuite/kernels/cases | grep -oE '(check|profile|trace)=[^ ]*' |
+		   cut -d= -f2 | tr ',' ' '); do
+		ls .output/tests/$p .output/profile-tests/$p .output/trace-tests/$p 2>/dev/null | grep -q . ||
+			bad="$bad no-program:$p"
+	done
+	if [ -z "$bad" ]; then pass "kernels: tables: KERNELS=all ($all) each with its tier; the soak's programs built"
+	else fail "kernels: tables" "$bad"; fi
+	SOAK_RUNS=many testsuite/kernels/run.sh >"$TMP/k.out" 2>&1
+	rc=$?
+	testsuite/kernels/fetch.sh 9.9 >>"$TMP/k.out" 2>&1
+	if [ $rc != 0 ] && grep -q "SOAK_RUNS must be a number of runs, not 'many'" "$TMP/k.out" &&
+	   grep -q 'fetch.sh: no known Debian suite for kernel 9.9 (known: 5.10 6.1' "$TMP/k.out"; then
+		pass "kernels: tables: a bad SOAK_RUNS and an unknown kernel line refused in words"
+	else
+		fail "kernels: tables: bad input" "not refused clearly" "$TMP/k.out"
+	fi
+fi
 
 if want "runner: messages"; then
 	$UC ./no-such-program 2>"$TMP/m.err"

@@ -6,6 +6,7 @@
 # "RESULT PASS|FAIL|SKIP NAME: why" line per case, between markers the
 # host reads from the serial console.
 echo "==GUEST== kernel $(uname -r)"
+[ -f "/boot/config-$(uname -r)" ] || echo "==GUEST== no /boot/config-$(uname -r): Debian's archive lacks it (fetch.sh)"
 # reap-lag's threshold for every run here: 1 s, not 100 ms. Under TCG a
 # guest runs tens of times slower than the host, and on a loaded host a
 # CQE of a clean program sat past 100 ms now and then (a timing warning
@@ -15,6 +16,25 @@ export URINGCHECK_OPTIONS=--reap-lag-ms=1000
 ./uringcheck --version 2>&1 | sed 's/^/==VERSION== /'
 # the kinds a report can name, from the binary's own table
 KINDS=$(./uringcheck --list-kinds | cut -f1)
+# Hundredths of a second since boot (busybox date has no %N).
+now_cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}" | sed 's/^0*//; s/^$/0/'; }
+cs_text() { printf '%d.%02d s' $(($1 / 100)) $(($1 % 100)); }
+# The kernel log's watchdogs made sensitive (the boot line sets them too,
+# for the kernels that read them only there): a CPU stuck 10 s is a soft
+# lockup, a task blocked 60 s (under the runs' 120 s timeout) a hung task.
+echo 5 >/proc/sys/kernel/watchdog_thresh 2>/dev/null
+echo 60 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+# (Said in words the host's stall patterns do not match.)
+echo "==WATCHDOG== lockup threshold $(cat /proc/sys/kernel/watchdog_thresh 2>/dev/null || echo none) s x 2," \
+	"hung-task timeout $(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null || echo none) s"
+# Start-up: one cold run (nothing loaded yet, no warm instance) of a
+# program that does nothing: loading and attaching everything, then the
+# teardown. The host puts it in docs/kernels.md's table.
+t0=$(now_cs)
+./uringcheck --keep-warm=0 -- /bin/true >/dev/null 2>&1 </dev/null
+rc=$?
+echo "==STARTUP== $(cs_text $(($(now_cs) - t0))) (exit $rc)"
+soak=
 # /s: the static binary's root (initramfs.sh), for the static:NAME cases.
 # Its shared libraries: none (checked here, said as a result of its own).
 if [ -d /s ]; then
@@ -35,6 +55,11 @@ while IFS='|' read -r name expect status opts args match repeat; do
 	[ -n "$name" ] || continue
 	if [ "$expect" = skip ]; then
 		echo "RESULT SKIP $name: $status"
+		continue
+	fi
+	# soak|CHECK,...|PROFILE,...|TRACE,...|||RUNS: after every case
+	if [ "$name" = soak ]; then
+		soak="$expect|$status|$opts|$repeat"
 		continue
 	fi
 	case $name in trace:*)
@@ -173,4 +198,85 @@ while IFS='|' read -r name expect status opts args match repeat; do
 		sed 's/^/  | /' /tmp/$name.first
 	fi
 done <cases.list
+
+# nth N WORD...: the Nth word (from 0, cyclically).
+nth() {
+	n=$1
+	shift
+	n=$((n % $#))
+	shift $n
+	echo "$1"
+}
+
+# The soak (issue #30: a soft lockup on 6.1, once in about 57 runs): RUNS
+# runs alternating --check, --profile and --trace on small clean
+# programs, each program in turn, with the default --keep-warm (a run
+# may join the programs the last one left loaded, as a test suite's runs
+# do). Every run must exit 0 within its timeout; the kernel log is
+# judged below. A run that hangs in the kernel hangs the guest: the host
+# sees the watchdog's lines on the console and stops it (run.sh).
+if [ -n "$soak" ]; then
+	IFS='|' read -r s_check s_profile s_trace runs <<EOF
+$soak
+EOF
+	s_check=$(echo "$s_check" | tr ',' ' ')
+	s_profile=$(echo "$s_profile" | tr ',' ' ')
+	s_trace=$(echo "$s_trace" | tr ',' ' ')
+	i=0 bad=0 longest=0 nc=0 np=0 nt=0 first=
+	while [ $i -lt "$runs" ]; do
+		t0=$(now_cs)
+		case $((i % 3)) in
+		0)	prog=$(nth $((i / 3)) $s_check) mode=check
+			nc=$((nc + 1))
+			timeout 120 ./uringcheck --log-file=/tmp/soak.log -- ./$prog \
+				>/tmp/soak.out 2>&1 </dev/null ;;
+		1)	prog=$(nth $((i / 3)) $s_profile) mode=profile
+			np=$((np + 1))
+			timeout 120 ./uringcheck --profile -- ./$prog >/tmp/soak.out 2>&1 </dev/null ;;
+		*)	prog=$(nth $((i / 3)) $s_trace) mode=trace
+			nt=$((nt + 1))
+			timeout 120 ./uringcheck --trace=/tmp/soak.pftrace -- ./$prog \
+				>/tmp/soak.out 2>&1 </dev/null ;;
+		esac
+		rc=$?
+		took=$(($(now_cs) - t0))
+		[ $took -gt $longest ] && longest=$took
+		if [ $rc != 0 ]; then
+			bad=$((bad + 1))
+			if [ -z "$first" ]; then
+				first="run $((i + 1)) --$mode $prog exit $rc"
+				{ head -c 1500 /tmp/soak.out; cat /tmp/soak.log 2>/dev/null; } |
+					head -c 2000 >/tmp/soak.first
+			fi
+		fi
+		i=$((i + 1))
+		# where a guest that hangs got to (the host keeps the console)
+		[ $((i % 50)) = 0 ] && echo "==SOAK== $i runs, $bad not exit 0"
+	done
+	what="$i runs ($nc --check, $np --profile, $nt --trace), the longest $(cs_text $longest)"
+	if [ $bad = 0 ]; then
+		echo "RESULT PASS soak: $what, every one exit 0"
+	else
+		echo "RESULT FAIL soak: $bad of $what not exit 0, the first $first"
+		sed 's/^/  | /' /tmp/soak.first
+		echo
+	fi
+fi
+
+# The kernel log over the whole session (cases and soak): a soft lockup,
+# an RCU stall, a hung task, a BUG or a BPF warning fails the kernel,
+# whatever the runs said. Other warnings are shown, not judged.
+# (A hung task is "blocked for more than": the boot line names
+# hung_task_timeout_secs, so that word is no sign.)
+STALL_RE='soft lockup|self-detected stall|rcu: INFO|detected stalls? on CPU|blocked for more than|BUG:|WARNING:.*bpf'
+dmesg >/tmp/dmesg.txt 2>&1
+if grep -qE "$STALL_RE" /tmp/dmesg.txt; then
+	echo "RESULT FAIL kernel log: $(grep -cE "$STALL_RE" /tmp/dmesg.txt) lines of a lockup, stall, hung task, BUG or BPF warning"
+	grep -E -A12 "$STALL_RE" /tmp/dmesg.txt | head -60 | sed 's/^/  | /'
+elif [ ! -s /tmp/dmesg.txt ]; then
+	echo "RESULT FAIL kernel log: dmesg gave nothing to judge"
+else
+	echo "RESULT PASS kernel log: no soft lockup, RCU stall, hung task, BUG or BPF warning ($(wc -l </tmp/dmesg.txt) lines)"
+fi
+grep -E 'WARNING:' /tmp/dmesg.txt | grep -vE "$STALL_RE" | head -5 | sed 's/^/==KLOG== /'
 echo "==GUEST== done"
