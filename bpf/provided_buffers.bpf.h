@@ -609,57 +609,71 @@ static __always_inline void pbuf_mark_held(__u64 req, __u64 ring, __u64 user_dat
 
 /* Does the watched request @w hold a picked buffer now? Sent if so
  * (once); 1 if it holds one. */
+/* pbuf_held_one's record, per CPU: on its stack it made pbuf_watch_held
+ * the largest frame (176 bytes) of sys_enter's deepest call chain (a sync
+ * call's look at its process's held buffers), past the 512 bytes 6.1's
+ * verifier allows a chain. Its callers are tracepoint and uprobe programs,
+ * which do not interrupt one another on a CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_pick);
+} pbuf_held_scratch SEC(".maps");
+
 static __always_inline int pbuf_held_one(struct pbuf_watch *w, __u64 ring,
 					 __u32 sid, __u32 tgid)
 {
 	struct io_kiocb *req = (struct io_kiocb *)w->req;
-	struct uc_pick p = {};
+	__u32 zero = 0;
+	struct uc_pick *pp = bpf_map_lookup_elem(&pbuf_held_scratch, &zero);
 	__u64 flags;
 
-	if (!req)
+	if (!req || !pp)
 		return 0;
+	__builtin_memset(pp, 0, sizeof(*pp));
 	flags = req_flags(req);
-	p.seq = w->seq;
-	p.ctx = ring;
-	p.user_data = BPF_CORE_READ(req, cqe.user_data);
-	p.bgid = w->bgid;
-	p.flags = UC_PICK_HELD;
+	pp->seq = w->seq;
+	pp->ctx = ring;
+	pp->user_data = BPF_CORE_READ(req, cqe.user_data);
+	pp->bgid = w->bgid;
+	pp->flags = UC_PICK_HELD;
 	if (req_buffer_selected && (flags & req_buffer_selected)) {
 		struct io_buffer *kbuf = BPF_CORE_READ(req, kbuf);
 
-		p.flags |= UC_PICK_LEGACY;
-		p.addr = BPF_CORE_READ(kbuf, addr);
-		p.len = BPF_CORE_READ(kbuf, len);
-		p.bid = BPF_CORE_READ(kbuf, bid);
+		pp->flags |= UC_PICK_LEGACY;
+		pp->addr = BPF_CORE_READ(kbuf, addr);
+		pp->len = BPF_CORE_READ(kbuf, len);
+		pp->bid = BPF_CORE_READ(kbuf, bid);
 	} else if (pbuf_ring_held(req, flags)) {
 		struct pbuf_search s;
 
-		p.bid = BPF_CORE_READ(req, buf_index);
-		pbuf_resolve(&p, ring, false, false, &s);
+		pp->bid = BPF_CORE_READ(req, buf_index);
+		pbuf_resolve(pp, ring, false, false, &s);
 		/* An incremental buffer held across a wait: how much of its
 		 * rest the request takes is known only at its CQE (judged
 		 * then). The whole rest would be a false overlap. */
-		if (p.flags & UC_PICK_INC)
+		if (pp->flags & UC_PICK_INC)
 			return 0;
 	} else {
 		return 0;	/* nothing picked (yet) */
 	}
-	if (p.addr && !(p.flags & UC_PICK_UNRESOLVED) &&
-	    (w->seq == w->seq_sent_held && p.addr == w->addr_sent))
+	if (pp->addr && !(pp->flags & UC_PICK_UNRESOLVED) &&
+	    (w->seq == w->seq_sent_held && pp->addr == w->addr_sent))
 		return 1;	/* told already */
 	/* Not found now (its entry far behind the head), this very buffer
 	 * told before: once is enough, resolved or not (each would count
 	 * as a gap). */
-	if ((p.flags & UC_PICK_UNRESOLVED) && w->seq == w->seq_sent_held &&
-	    p.bid == w->bid_sent)
+	if ((pp->flags & UC_PICK_UNRESOLVED) && w->seq == w->seq_sent_held &&
+	    pp->bid == w->bid_sent)
 		return 1;
 	if (!pbuf_report_late((__u64)req))
 		return 1;
 	w->seq_sent_held = w->seq;
-	w->addr_sent = p.addr;
-	w->bid_sent = p.bid;
-	pbuf_mark_held((__u64)req, ring, p.user_data);
-	pbuf_send(&p, sid, tgid);
+	w->addr_sent = pp->addr;
+	w->bid_sent = pp->bid;
+	pbuf_mark_held((__u64)req, ring, pp->user_data);
+	pbuf_send(pp, sid, tgid);
 	return 1;
 }
 

@@ -203,7 +203,8 @@ static __always_inline void send_mappings(struct task_struct *task, __u32 tgid,
  * Before v6.7 (no task-VMA iterator) the mappings are read from
  * /proc/PID/maps when a stack is first processed, and a program that
  * exits right after its hazard is gone by then (issue #30). So at each
- * capture the file mappings a report needs most are sent from here, once
+ * submission's capture (submit_stack) the file mappings a report needs
+ * most are sent from here, once
  * per process and mapping: the one holding the capture's pc (the
  * library that made the system call) and the executable's text (where
  * the program's own frames are). User space uses them when /proc is
@@ -227,6 +228,18 @@ struct {
 	__type(value, __u8);
 } vmas_sent SEC(".maps");
 
+/* This frame lies on the deepest call chains (sys_enter's stack_observe
+ * -> capture_stack -> here): 6.1's verifier allows 512 bytes for a whole
+ * chain, so the key lives in a per-CPU scratch slot, not on the stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct vma_key);
+} vma_key_scratch SEC(".maps");
+
+static const __u8 vma_sent_mark = 1;
+
 struct vma_found {
 	__u64 start, end, pgoff, flags, file;
 };
@@ -247,23 +260,25 @@ static __always_inline void send_vma_of(struct task_struct *task, __u32 tgid, __
 					__u64 addr)
 {
 	struct vma_found f = {};
-	struct vma_key k = { .tgid = tgid };
 	struct uc_vma_record *m;
+	struct vma_key *k;
 	struct file *file;
 	__u32 zero = 0;
-	__u8 one = 1;
 
 	if (!addr || bpf_find_vma(task, addr, vma_found_cb, &f, 0) || !f.file)
 		return;
-	file = (struct file *)f.file;
-	k.start = f.start;
-	k.file = (__u64)BPF_CORE_READ(file, f_inode, i_ino);
-	if (bpf_map_lookup_elem(&vmas_sent, &k))
-		return;
+	k = bpf_map_lookup_elem(&vma_key_scratch, &zero);
 	m = bpf_map_lookup_elem(&mapping_scratch, &zero);
-	if (!m)
+	if (!k || !m)
 		return;
-	bpf_map_update_elem(&vmas_sent, &k, &one, BPF_ANY);
+	file = (struct file *)f.file;
+	k->tgid = tgid;
+	k->pad = 0;
+	k->start = f.start;
+	k->file = (__u64)BPF_CORE_READ(file, f_inode, i_ino);
+	if (bpf_map_lookup_elem(&vmas_sent, k))
+		return;
+	bpf_map_update_elem(&vmas_sent, k, &vma_sent_mark, BPF_ANY);
 	fill_hdr(&m->hdr, UC_EV_MAPPING, tgid);
 	m->start = f.start;
 	m->end = f.end;
@@ -391,8 +406,6 @@ done:
 	st->pad = 0;
 	asm volatile("" ::: "memory");
 	*(volatile __u64 *)&st->id = id;
-	if (capture_vmas)
-		send_capture_vmas(tgid, sid, UC_REG(regs, ip));
 	return id;
 }
 
@@ -409,6 +422,14 @@ static __always_inline __u64 submit_stack(__u32 tgid, __u32 sid, __u64 taken,
 	if (taken)
 		return taken;
 	id = capture_stack(sid, tgid);
+	/* Before v6.7: the mappings this stack needs, for when /proc is gone
+	 * (send_capture_vmas). Here, at a submission's capture only: inside
+	 * capture_stack its frame lay under sys_enter's deepest call chain,
+	 * past 6.1's 512-byte limit for a chain. The other captures of the
+	 * process (sync calls, teardowns) use what its submissions sent. */
+	if (capture_vmas && id)
+		send_capture_vmas(tgid, sid, UC_REG((struct pt_regs *)bpf_task_pt_regs(
+						    bpf_get_current_task_btf()), ip));
 	if (have_es && (es = bpf_task_storage_get(&enter_states,
 						  bpf_get_current_task_btf(), 0, 0)))
 		es->stack_id = id;

@@ -158,9 +158,14 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
  * store against every request holding memory (checker/rules/calls.c,
  * sync_hit).
  */
-static __always_inline bool sync_may_hit(__u32 tgid, __u32 sid, long id, struct pt_regs *regs)
+/* Global, with its probe in a frame of its own: inlined, the probe sat in
+ * watched_call's frame, on sys_enter's deepest call chain (a recvmmsg's
+ * iovecs), and 6.1's verifier refused the chain's combined stack (544
+ * bytes of 512). Numbers only: a global function takes no kernel
+ * pointer. */
+__noinline int sync_may_hit(__u32 tgid, __u32 sid, __u64 id, __u64 regs)
 {
-	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = (__u64)regs,
+	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = regs,
 				.store = sync_call_dir(id) == UC_DIR_SINK };
 
 	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);

@@ -256,9 +256,18 @@ __noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
 
 	dir = sync_call_dir(id);
 	/* Only when a read in flight may share its bytes: judged here
-	 * (bpf/sync_calls.bpf.h), most calls need no record at all. */
-	if (dir != UC_DIR_NONE && (!used_uring || !sync_may_hit(tgid, sid, id, regs)))
-		return 0;
+	 * (bpf/sync_calls.bpf.h), most calls need no record at all. The
+	 * registers' address as a plain number (copied: the verifier would
+	 * keep a cast pointer's type, which a global function refuses). */
+	if (dir != UC_DIR_NONE) {
+		__u64 regs_nr = 0;
+
+		if (!used_uring)
+			return 0;
+		bpf_probe_read_kernel(&regs_nr, sizeof(regs_nr), &regs);
+		if (!sync_may_hit(tgid, sid, id, regs_nr))
+			return 0;
+	}
 	/* mmap and brk are frequent (malloc): only in processes that use
 	 * io_uring, which could have memory in flight. */
 	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !used_uring)

@@ -328,16 +328,15 @@ static __always_inline __u32 td_walk_max(struct td_ctx *td)
 	return (__u32)td->budget < list_walk_max ? (__u32)td->budget : list_walk_max;
 }
 
-__noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
+/* A ring's free lists at its teardown: the requests that ended without
+ * a CQE. Inline: in td_ring's frame, not in a call of td_one_ring's, the
+ * walk's chain (sys_enter, teardown, td_ring, walk_list, end_listed,
+ * end_one) stays within the 512 bytes 6.1's verifier allows a chain; one
+ * call more was 544. */
+static __always_inline void td_walk_lists(__u64 key, struct ring_info *ri, struct td_ctx *td)
 {
 	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
-	struct uc_session_cfg *cfg;
-	struct io_rings *r;
-	struct uc_unreaped *e;
-	__u32 head, tail, over, capped = 0, sq_dropped, cq_overflow;
 
-	if (!ri || !td)
-		return 0;
 	if (ri->quiet_inflight > 0 || ri->ovf_unmatched) {
 		/* Each list at most list_walk_max deep, and all the rings of
 		 * a teardown at most twice that (td->budget): a process with
@@ -355,6 +354,21 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td)
 		ri->freed = 0;
 		unmatched_done(ri);
 	}
+}
+
+/* @walked: its lists were read already (td_ring). */
+__noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td, int walked)
+{
+	struct io_ring_ctx *ring = (struct io_ring_ctx *)key;
+	struct uc_session_cfg *cfg;
+	struct io_rings *r;
+	struct uc_unreaped *e;
+	__u32 head, tail, over, capped = 0, sq_dropped, cq_overflow;
+
+	if (!ri || !td)
+		return 0;
+	if (!walked)
+		td_walk_lists(key, ri, td);
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
@@ -392,8 +406,10 @@ static long td_ring(__u64 i, struct td_ctx *td)
 	__u64 ctx;
 
 	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == td->tgid)
-		td_one_ring(ctx, ri, td);
+	if (ri && ri->tgid == td->tgid) {
+		td_walk_lists(ctx, ri, td);
+		td_one_ring(ctx, ri, td, 1);
+	}
 	return 0;
 }
 
@@ -420,7 +436,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		 * suites create and close thousands. */
 		scan = !ri || ri->inflight != 0;
 		if (ri)
-			td_one_ring(ring, ri, &td);
+			td_one_ring(ring, ri, &td, 0);
 	} else {
 		bpf_loop(ring_slots_hi, td_ring, &td, 0);
 		/* Not for the many processes of a test run (shells,
