@@ -150,33 +150,6 @@ static int check_begin(void **state, struct uc_run *run)
 	return 0;
 }
 
-/* Does process @pid hold an io_uring descriptor? (/proc/PID/fd: the
- * rings it made before the -a run, or inherited) */
-static bool holds_ring(const char *pid)
-{
-	char path[64], link[64];
-	struct dirent *d;
-	bool found = false;
-	DIR *fds;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%.16s/fd", pid);
-	fds = opendir(path);
-	if (!fds)
-		return false;
-	while (!found && (d = readdir(fds))) {
-		char fd[64 + sizeof(d->d_name)];
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(fd, sizeof(fd), "%s/%s", path, d->d_name);
-		n = (int)readlink(fd, link, sizeof(link) - 1);
-		found = n > 0 && (link[n] = 0, !strcmp(link, "anon_inode:[io_uring]"));
-	}
-	closedir(fds);
-	return found;
-}
-
 /*
  * --check -a: from now on the kernel side gives this session every
  * process that makes a ring while no session follows it; the processes
@@ -205,7 +178,7 @@ static int take_all(struct check_mode *c)
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		pid = (pid_t)atol(d->d_name);
-		if (pid == getpid() || !holds_ring(d->d_name))
+		if (pid == getpid() || !ring_fds_held((uint32_t)pid))
 			continue;
 		r = session_track_unfollowed(&c->sess, pid);
 		if (r == 1) {

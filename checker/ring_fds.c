@@ -51,19 +51,14 @@ static bool read_fdinfo(uint32_t tgid, int fd, struct ring_fd_seen *e)
 	return have_sq && have_cq;
 }
 
-uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
+/* The next io_uring descriptor of process @tgid in @dir (/proc/TGID/fd),
+ * or -1 at the end. */
+static int next_ring_fd(DIR *dir, uint32_t tgid)
 {
 	char path[64], target[64];
-	uint64_t unanswered = 0;
 	struct dirent *d;
-	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%u/fd", tgid);
-	dir = opendir(path);
-	if (!dir)
-		return 0;	/* gone: nothing to find */
 	while ((d = readdir(dir))) {
-		struct ring_fd_seen e;
 		ssize_t len;
 		int fd;
 
@@ -75,7 +70,44 @@ uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
 		if (len <= 0)
 			continue;
 		target[len] = 0;
-		if (strcmp(target, "anon_inode:[io_uring]") || !read_fdinfo(tgid, fd, &e))
+		if (!strcmp(target, "anon_inode:[io_uring]"))
+			return fd;
+	}
+	return -1;
+}
+
+static DIR *open_fds(uint32_t tgid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u/fd", tgid);
+	return opendir(path);
+}
+
+bool ring_fds_held(uint32_t tgid)
+{
+	DIR *dir = open_fds(tgid);
+	bool held;
+
+	if (!dir)
+		return false;
+	held = next_ring_fd(dir, tgid) >= 0;
+	closedir(dir);
+	return held;
+}
+
+uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid)
+{
+	uint64_t unanswered = 0;
+	DIR *dir = open_fds(tgid);
+	int fd;
+
+	if (!dir)
+		return 0;	/* gone: nothing to find */
+	while ((fd = next_ring_fd(dir, tgid)) >= 0) {
+		struct ring_fd_seen e;
+
+		if (!read_fdinfo(tgid, fd, &e))
 			continue;
 		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
 		s->v[s->n++] = e;

@@ -35,6 +35,8 @@ struct ring_fds {
 	int n;
 };
 
+/* Does process @tgid hold an io_uring descriptor now? (--check -a) */
+bool ring_fds_held(uint32_t tgid);
 /* Lists process @tgid's io_uring descriptors now; returns the sum of
  * their unanswered SQEs. */
 uint64_t ring_fds_snapshot(struct ring_fds *s, uint32_t tgid);
