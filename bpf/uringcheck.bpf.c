@@ -541,15 +541,22 @@ __noinline int link_position(__u64 ring_addr, __u64 rflags, struct inflight_val 
  * tracked, and the end is the notification's (the request's own CQE if
  * the notification cannot be tracked). A notification slot is fresh: an
  * entry still there ended unseen.
+ *
+ * The notification is the request that holds the memory: it is counted in
+ * its ring's inflight and mem_inflight (by submit_finish, @counted: the
+ * ring is known), so the kernel-side filters that skip a process with no
+ * memory in flight (a free(), a sync call, a ring's teardown) see a
+ * zero-copy send that waits only for its notification.
  */
-__noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit *s)
+__noinline int track_notif(__u64 notif, struct inflight_val *v, struct uc_submit *s,
+			   __u32 counted)
 {
 	struct inflight_val nv;
 
 	if (!notif || !v || !s)
 		return 0;
 	nv = *v;
-	nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM;
+	nv.flags = INF_REPORTED | INF_NOTIF | INF_HOLDS_MEM | (counted ? INF_COUNTED : 0);
 	nv.prev_slot = 0;
 	end_reused(notif);
 	if (!inf_insert(notif, &nv)) {
@@ -596,6 +603,17 @@ static __always_inline bool context_tag(__u8 op, __u64 ud, __u64 rflags)
  * lean: tp_btf arguments are read with direct loads (no helper call per
  * field), the clock is read once, and each map is looked up once.
  */
+/* A zero-copy send's notification tracked with INF_COUNTED (track_notif):
+ * in its ring's counts until its end counts it down. */
+static __always_inline void count_notif(struct ring_info *ri, struct uc_submit *s)
+{
+	if (!ri || !(s->flags & UC_SUB_ZC_NOTIF))
+		return;
+	heap_bounds_note(ri, s);
+	__sync_fetch_and_add(&ri->inflight, 1);
+	__sync_fetch_and_add(&ri->mem_inflight, 1);
+}
+
 /*
  * The rest of a submission, from its stack capture on. Global: verified
  * once, not once for each way on_submit() got here (a thread with an
@@ -639,7 +657,7 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 	if (reported) {
 		s->user_data = v->user_data;
 		if (notif)
-			track_notif(notif, v, s);
+			track_notif(notif, v, s, ri != NULL);
 	}
 	/* stack-inflight: a range in the submitter's own stack. SQPOLL and
 	 * io-wq submitters have none: counted, not judged. */
@@ -661,6 +679,7 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 		 * at all (a hazard it takes part in is missed, and counted),
 		 * rather than kept in flight for ever. */
 		stat_inc(v->session, UC_STAT_INFLIGHT_FULL);
+		count_notif(ri, s);	/* tracked: its end counts down */
 		return 0;
 	}
 	if (v->flags & INF_BSEL)
@@ -675,6 +694,7 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 			heap_bounds_note(ri, s);
 			__sync_fetch_and_add(&ri->mem_inflight, 1);
 		}
+		count_notif(ri, s);
 	}
 	/* Requests that ended without a CQE go to user space before this
 	 * one, which might reuse their memory. */
