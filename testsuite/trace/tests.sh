@@ -9,17 +9,22 @@ TBIN=.output/trace-tests
 PY=/usr/bin/python3		# Debian's, with python3-protobuf
 PROTO=trace/uringcheck_perfetto.proto
 
-if want "trace"; then
+# The Python module validate.py decodes with, made once for whichever
+# trace test runs first (a filter naming one test must still get it).
+pb2_ready() {
+	[ -f "$TMP/pb2/uringcheck_perfetto_pb2.py" ] && return 0
 	mkdir -p "$TMP/pb2"
-	protoc --python_out="$TMP/pb2" --proto_path=trace "$PROTO" 2>"$TMP/protoc.err" ||
-		fail "trace: protoc --python_out" "cannot generate" "$TMP/protoc.err"
-fi
+	protoc --python_out="$TMP/pb2" --proto_path=trace "$PROTO" 2>"$TMP/protoc.err" && return 0
+	fail "trace: protoc --python_out" "cannot generate" "$TMP/protoc.err"
+	return 1
+}
 
 # trace_check NAME MODE CMD...: runs CMD under --trace, decodes, validates
 # (against the event file $TRACE_CSV too, when set)
 trace_check() {
 	local name=$1 mode=$2
 	shift 2
+	pb2_ready || return 1
 	"$@" >"$TMP/tr.$name.out" 2>&1
 	echo "exit $?" >>"$TMP/tr.$name.out"
 	if protoc --decode=perfetto.protos.Trace --proto_path=trace "$PROTO" \
