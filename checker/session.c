@@ -157,6 +157,8 @@ static void share_loaded(struct uc_session *s)
 		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
 	shared_add(&s->shared, "prog:uc_heap_release",
 		   bpf_program__fd(s->skel->progs.uc_heap_release));
+	shared_add(&s->shared, "prog:uc_heap_alloc",
+		   bpf_program__fd(s->skel->progs.uc_heap_alloc));
 	shared_add(&s->shared, "prog:uc_sqpoll_publish",
 		   bpf_program__fd(s->skel->progs.uc_sqpoll_publish));
 }
