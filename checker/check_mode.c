@@ -117,7 +117,6 @@ static void on_event(void *arg, const void *data, size_t size)
  * this run probes allocations: the free probe arms them), and the
  * allocation probes attached with the free probes.
  */
-#define HEAP_OWNERS_ON(o) (!getenv("UC_NO_OWNERS"))	/* TEMP: measuring */
 static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
 {
 	struct uc_session *s = &c->sess;
@@ -126,7 +125,7 @@ static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
 
 	c->check.ck.heap_watches = heap_watch_map(bpf_map__fd(s->skel->maps.heap_watches),
 						  s->slot);
-	if (!c->check.ck.heap_watches || prog < 0 || !HEAP_OWNERS_ON(o))
+	if (!c->check.ck.heap_watches || prog < 0 || !o->heap_alloc_probes)
 		return;
 	heap_alloc_probes_init(&c->heap.alloc, prog);
 	c->check.ck.heap_owners = true;
@@ -153,8 +152,11 @@ static int check_begin(void **state, struct uc_run *run)
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	/* Opt-in (--heap-probes): the uprobe on free() slows every call,
 	 * and beside fio at queue depth 1 the checker then fell behind its
-	 * stack store (docs/hazards.md, free-inflight). */
-	if (o->heap_probes && (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))) {
+	 * stack store (docs/hazards.md, free-inflight). The allocation
+	 * probes (--heap-alloc-probes) double a malloc+free pair's cost
+	 * again (docs/benchmark.md): asked for apart. */
+	if ((o->heap_probes || o->heap_alloc_probes) &&
+	    (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))) {
 		if (heap_probes_init(&c->heap, &c->sess))
 			fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
 				"heap releases (free-inflight) are not judged\n");
