@@ -9,6 +9,10 @@
  * gives the slot back (checker/heap_watch.c): at once when the release
  * hit no request, else when the request ends.
  *
+ * Only a session that probes allocations (--heap-alloc-probes: its
+ * settings' heap_owners) arms slots: for the others a slot would only be
+ * taken and given back.
+ *
  * The table is global (every session's processes, by global tgid): 64
  * slots, since a slot is held only from a release that may hit memory
  * in flight to the end of that request. Full: the release says so
@@ -21,6 +25,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "uringcheck.h"
+#include "session.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -49,9 +54,10 @@ static __always_inline __u32 heap_watch_name(struct uc_heap_watch *w, __u32 i)
 static __always_inline __u32 heap_watch_arm(__u32 sid, __u64 lo, __u64 hi)
 {
 	struct uc_heap_watches *hw = heap_watches_get();
+	struct uc_session_cfg *cfg = session_cfg(sid);
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-	if (!hw)
+	if (!hw || !cfg || !cfg->heap_owners)
 		return 0;
 	for (__u32 i = 0; i < UC_HEAP_WATCHES; i++) {
 		struct uc_heap_watch *w = &hw->w[i];

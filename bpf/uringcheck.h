@@ -34,6 +34,9 @@ struct uc_session_cfg {
 	__u64 reap_lag_ns;	/* a CQE ready longer is late; 0: off */
 	__u32 stack_bytes;	/* user stack copied per capture; 0: none */
 	__u32 owner;		/* pid of the uringcheck instance; 0: free */
+	__u32 heap_owners;	/* --heap-alloc-probes: releases arm a watch
+				 * (bpf/heap_watch.bpf.h) */
+	__u32 pad;
 };
 
 /* Ranges carried inline in one submit record; vectored requests with

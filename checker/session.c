@@ -632,6 +632,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
 		.stack_bytes = (uint32_t)o->stack_size,
 		.owner = (uint32_t)getpid(),
+		.heap_owners = o->heap_alloc_probes,
 	};
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();
