@@ -11,6 +11,15 @@
  *   posix_memalign                          uprobe (its out-pointer kept
  *                                           per thread) and uretprobe
  *                                           (*out-pointer, if it returned 0)
+ *   realloc                                 uprobe too (below)
+ *
+ * realloc(NULL, n) and posix_memalign with a small alignment call malloc
+ * inside: that malloc's return is not the allocation (the outer call's
+ * is), and a stack taken there cannot be unwound past the outer call,
+ * whose return address the kernel replaced with its uretprobe
+ * trampoline. So both outer calls note the thread at their entry
+ * (heap_outer, only while something is watched) and a malloc returning
+ * inside one is left to it.
  *
  * Every allocation of a followed process traps here, so the program
  * returns at once unless that process has a released chunk watched
@@ -31,16 +40,19 @@
 #include "heap_watch.bpf.h"
 #include "heap_release.bpf.h"	/* heap_head, heap_usable */
 
-/* posix_memalign's entry (its return's cookie is UC_ALLOC_POSIX_MEMALIGN) */
-#define HEAP_ALLOC_PM_ENTRY	16
+/* The entries (the returns' cookies are UC_ALLOC_POSIX_MEMALIGN and
+ * UC_ALLOC_REALLOC). */
+#define HEAP_ALLOC_PM_ENTRY		16
+#define HEAP_ALLOC_REALLOC_ENTRY	17
 
+/* A thread inside posix_memalign (its memptr) or realloc (0). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);	/* used only while watched */
 	__uint(max_entries, 1024);
 	__type(key, __u32);			/* global tid */
-	__type(value, __u64);			/* posix_memalign's memptr */
-} heap_memptrs SEC(".maps");
+	__type(value, __u64);
+} heap_outer SEC(".maps");
 
 struct heap_alloc_hit {
 	__u64 lo, hi;			/* the returned chunk */
@@ -90,24 +102,29 @@ int uc_heap_alloc(struct pt_regs *ctx)
 	struct uc_heap_watches *hw = heap_watches_get();
 	struct heap_alloc_hit h = {};
 
-	if (cookie == UC_ALLOC_POSIX_MEMALIGN) {
+	if (cookie == UC_ALLOC_POSIX_MEMALIGN || cookie == UC_ALLOC_REALLOC) {
 		/* taken whatever the watch says now: nothing left behind */
-		mp = bpf_map_lookup_elem(&heap_memptrs, &tid);
-		if (!mp)
-			return 0;
-		ptr = *mp;
-		bpf_map_delete_elem(&heap_memptrs, &tid);
-		if (PT_REGS_RC(ctx) || bpf_probe_read_user(&ptr, sizeof(ptr), (void *)ptr))
+		mp = bpf_map_lookup_elem(&heap_outer, &tid);
+		if (mp) {
+			ptr = *mp;
+			bpf_map_delete_elem(&heap_outer, &tid);
+		}
+		if (cookie == UC_ALLOC_POSIX_MEMALIGN &&
+		    (!mp || PT_REGS_RC(ctx) ||
+		     bpf_probe_read_user(&ptr, sizeof(ptr), (void *)ptr)))
 			return 0;
 	}
 	/* The common case: nothing of this process watched. */
 	if (!hw || !hw->count[tgid % UC_HEAP_WATCH_BUCKETS])
 		return 0;
-	if (cookie == HEAP_ALLOC_PM_ENTRY) {
-		ptr = PT_REGS_PARM1(ctx);
-		bpf_map_update_elem(&heap_memptrs, &tid, &ptr, BPF_ANY);
+	if (cookie == HEAP_ALLOC_PM_ENTRY || cookie == HEAP_ALLOC_REALLOC_ENTRY) {
+		ptr = cookie == HEAP_ALLOC_PM_ENTRY ? PT_REGS_PARM1(ctx) : 0;
+		bpf_map_update_elem(&heap_outer, &tid, &ptr, BPF_ANY);
 		return 0;
 	}
+	/* malloc inside realloc or posix_memalign: theirs */
+	if (cookie == UC_ALLOC_MALLOC && bpf_map_lookup_elem(&heap_outer, &tid))
+		return 0;
 	if (cookie != UC_ALLOC_POSIX_MEMALIGN)
 		ptr = PT_REGS_RC(ctx);
 	if (!ptr)

@@ -18,7 +18,9 @@
 #include "uprobe_events.h"
 #include "uringcheck.h"
 
-#define PM_ENTRY	16	/* posix_memalign's entry (bpf/heap_alloc.bpf.h) */
+/* the entries' cookies (bpf/heap_alloc.bpf.h) */
+#define PM_ENTRY	16	/* posix_memalign's: its out-pointer */
+#define REALLOC_ENTRY	17	/* realloc's: a malloc inside is its */
 
 static const struct {
 	const char *name;
@@ -28,6 +30,7 @@ static const struct {
 	{ "malloc", UC_ALLOC_MALLOC, true },
 	{ "calloc", UC_ALLOC_CALLOC, true },
 	{ "realloc", UC_ALLOC_REALLOC, true },
+	{ "realloc", REALLOC_ENTRY, false },
 	{ "memalign", UC_ALLOC_MEMALIGN, true },
 	{ "aligned_alloc", UC_ALLOC_MEMALIGN, true },
 	{ "valloc", UC_ALLOC_VALLOC, true },

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define HEAP_ALLOC_FUNCS	9	/* the names probed (heap_alloc_probes.c) */
+#define HEAP_ALLOC_FUNCS	10	/* the probes (heap_alloc_probes.c) */
 #define HEAP_ALLOC_LIBS		8
 #define HEAP_ALLOC_EVENTS	(64 * HEAP_ALLOC_FUNCS)
 
