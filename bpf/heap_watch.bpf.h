@@ -13,9 +13,10 @@
  * settings' heap_owners) arms slots: for the others a slot would only be
  * taken and given back.
  *
- * The table is global (every session's processes, by global tgid): 64
- * slots, since a slot is held only from a release that may hit memory
- * in flight to the end of that request. Full: the release says so
+ * The table is global (every session's processes, by global tgid): 256
+ * slots, 64 at most per session, since a slot is held only from a
+ * release that may hit memory in flight to the end of that request.
+ * Full (for the session, or all of it): the release says so
  * (UC_HEAP_WATCH_FULL) and its report tells that the next owner was not
  * watched.
  */
@@ -57,8 +58,17 @@ static __always_inline __u32 heap_watch_arm(__u32 sid, __u64 lo, __u64 hi)
 	struct uc_session_cfg *cfg = session_cfg(sid);
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
+	__u64 *held;
+
 	if (!hw || !cfg || !cfg->heap_owners)
 		return 0;
+	/* the session's share first (given back with its slot, in user
+	 * space); the mask for the verifier (sessions are a power of two) */
+	held = &hw->held[sid & (UC_MAX_SESSIONS - 1)];
+	if (__sync_fetch_and_add(held, 1) >= UC_HEAP_WATCHES_SESSION) {
+		__sync_fetch_and_add(held, -1);
+		return UC_HEAP_WATCH_FULL;
+	}
 	for (__u32 i = 0; i < UC_HEAP_WATCHES; i++) {
 		struct uc_heap_watch *w = &hw->w[i];
 
@@ -77,6 +87,7 @@ static __always_inline __u32 heap_watch_arm(__u32 sid, __u64 lo, __u64 hi)
 		__sync_val_compare_and_swap(&w->state, UC_WATCH_CLAIMING, UC_WATCH_ARMED);
 		return heap_watch_name(w, i);
 	}
+	__sync_fetch_and_add(held, -1);
 	return UC_HEAP_WATCH_FULL;
 }
 

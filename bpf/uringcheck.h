@@ -611,9 +611,12 @@ struct uc_heap_release {
  * bytes of the chunk, and given back only by the session that got the
  * release (-> FREE), so an index a record names is never reused under it.
  * count[]: slots ARMED per bucket of global tgids (tgid % buckets); an
- * allocation of a process whose bucket is 0 returns at once.
+ * allocation of a process whose bucket is 0 returns at once. held[]:
+ * slots each session holds (not FREE), at most UC_HEAP_WATCHES_SESSION,
+ * so that one run's many releases leave the others theirs.
  */
-#define UC_HEAP_WATCHES		64
+#define UC_HEAP_WATCHES		256
+#define UC_HEAP_WATCHES_SESSION	64
 #define UC_HEAP_WATCH_BUCKETS	64
 #define UC_HEAP_WATCH_FULL	0xffffffffU
 
@@ -635,6 +638,7 @@ struct uc_heap_watch {
 
 struct uc_heap_watches {
 	__u64 count[UC_HEAP_WATCH_BUCKETS];
+	__u64 held[UC_MAX_SESSIONS];
 	struct uc_heap_watch w[UC_HEAP_WATCHES];
 };
 

@@ -322,12 +322,13 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			"known (SQPOLL, or a thread started before uringcheck "
 			"followed it): stack-inflight not judged for them\n", pid,
 			(unsigned long long)v[UC_STAT_STACK_UNKNOWN]);
-	/* counted and said in each finding too (kinds/free_inflight.c) */
+	/* Said in each such finding too (kinds/free_inflight.c); a note, as
+	 * what is not judged: the findings themselves stand. */
 	if (ck->heap_unwatched)
-		report_warning(rep, pid, "%llu free-inflight findings whose chunk's next owner "
-			       "was not watched (all %d watch slots held): whether it was "
-			       "handed out again before the request ended is not known",
-			       (unsigned long long)ck->heap_unwatched, UC_HEAP_WATCHES);
+		fprintf(rep->out, "==%u==uringcheck: note: %llu free-inflight findings whose "
+			"chunk's next owner was not watched (all %d watch slots held): whether "
+			"it was handed out again before the request ended is not known\n", pid,
+			(unsigned long long)ck->heap_unwatched, UC_HEAP_WATCHES_SESSION);
 	if (ck->stacks.overwritten)
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",

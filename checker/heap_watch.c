@@ -34,18 +34,21 @@ static void give_back_slot(struct uc_heap_watches *hw, uint32_t i, int64_t gen)
 	struct uc_heap_watch *w = &hw->w[i];
 	uint64_t armed = UC_WATCH_ARMED;
 	uint32_t tgid = __atomic_load_n(&w->tgid, __ATOMIC_ACQUIRE);
+	uint32_t sid = __atomic_load_n(&w->session, __ATOMIC_ACQUIRE);
 
 	if (gen >= 0 && (__atomic_load_n(&w->gen, __ATOMIC_ACQUIRE) & 0xffffff) != gen)
 		return;		/* not that arm any more: never ours to give */
-
 	if (__atomic_compare_exchange_n(&w->state, &armed, UC_WATCH_FREE, false,
-					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		__atomic_fetch_sub(&hw->count[tgid % UC_HEAP_WATCH_BUCKETS], 1,
 				   __ATOMIC_SEQ_CST);
-		return;
-	}
-	if (armed == UC_WATCH_CONSUMED)
+	else if (armed == UC_WATCH_CONSUMED)
 		__atomic_store_n(&w->state, UC_WATCH_FREE, __ATOMIC_SEQ_CST);
+	else
+		return;		/* free already, or being armed */
+	/* the session's share (bpf/heap_watch.bpf.h) */
+	if (sid < UC_MAX_SESSIONS)
+		__atomic_fetch_sub(&hw->held[sid], 1, __ATOMIC_SEQ_CST);
 }
 
 void heap_watch_give_back(struct uc_heap_watches *hw, uint32_t watch)
