@@ -113,9 +113,10 @@ static void on_event(void *arg, const void *data, size_t size)
 
 /*
  * free-inflight's new owner (bpf/heap_alloc.bpf.h, heap_owner.h): the
- * watch table mapped (its slots are given back here, whether or not
- * this run probes allocations: the free probe arms them), and the
- * allocation probes attached with the free probes.
+ * watch table mapped (what a killed holder of this session slot left
+ * armed given back), and with --heap-alloc-probes the allocation probes
+ * attached with the free probes (the session's settings then make its
+ * releases arm watches: session.c).
  */
 static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
 {
@@ -153,8 +154,8 @@ static int check_begin(void **state, struct uc_run *run)
 	/* Opt-in (--heap-probes): the uprobe on free() slows every call,
 	 * and beside fio at queue depth 1 the checker then fell behind its
 	 * stack store (docs/hazards.md, free-inflight). The allocation
-	 * probes (--heap-alloc-probes) double a malloc+free pair's cost
-	 * again (docs/benchmark.md): asked for apart. */
+	 * probes (--heap-alloc-probes) triple a malloc+free pair's cost
+	 * under them (docs/benchmark.md): asked for apart. */
 	if ((o->heap_probes || o->heap_alloc_probes) &&
 	    (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))) {
 		if (heap_probes_init(&c->heap, &c->sess))
@@ -326,7 +327,7 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 	 * what is not judged: the findings themselves stand. */
 	if (ck->heap_unwatched)
 		fprintf(rep->out, "==%u==uringcheck: note: %llu free-inflight findings whose "
-			"chunk's next owner was not watched (all %d watch slots held): whether "
+			"chunk's next owner was not watched (the run's %d watch slots held): whether "
 			"it was handed out again before the request ended is not known\n", pid,
 			(unsigned long long)ck->heap_unwatched, UC_HEAP_WATCHES_SESSION);
 	if (ck->stacks.overwritten)
