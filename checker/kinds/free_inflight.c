@@ -62,7 +62,7 @@ static void next_owner(struct uc_finding *f, const struct uc_report *rep,
 		break;
 	case UC_OWNER_UNWATCHED:
 		uc_finding_text(f, "  whether the chunk was handed out again before the request "
-				"ended is not known: all %d watch slots were held\n",
+				"ended is not known: no watch slot was free (%d a run)\n",
 				UC_HEAP_WATCHES_SESSION);
 		break;
 	}

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-alloc-probes match="whether the chunk was handed out again before the request ended is not known: all 64 watch slots were held" */
+/* uringcheck-test: expect=free-inflight options=--heap-alloc-probes match="whether the chunk was handed out again before the request ended is not known: no watch slot was free \(64 a run\)" */
 /*
  * 65 READs from one empty pipe are in flight, each into a 256-byte
  * chunk of its own, when all 65 chunks are freed: 65 free-inflight
