@@ -51,6 +51,11 @@
 #       idle ring (free-inflight's uprobe on glibc's free, returning at
 #       once), and (o) the same with a request in flight (every free sent
 #       with its stack and judged)
+#   (r) bench/heap_alloc.c: malloc(64) + free() pairs by a process with an
+#       idle ring under --heap-probes, and (s) the same under
+#       --heap-alloc-probes (each malloc also returns through an
+#       allocation uretprobe that finds nothing watched): what naming a
+#       released chunk's new owner costs (docs/benchmark.md)
 #   (p) bench/stack_reads.c: a function READs 64 bytes from a pipe into an
 #       array of its own frame, waits for the CQE and returns, and its caller
 #       makes one more system call (stack-inflight's checks on the legal
@@ -97,7 +102,7 @@ BG_MAX=0.25			# cores of others' CPU use that make a pair suspect
 if [ $SMOKE = 1 ]; then
 	NOP_N=200000		# (a) NOPs per run
 	SYNC_N=200000		# (i) (j) preads per run
-	HEAP_N=20000		# (n) (o) frees per run
+	HEAP_N=20000		# (n) (o) (r) (s) frees per run
 	STACK_N=20000		# (p) (q) reads per run
 	PBUF_N=100000		# (m) messages per run
 	PAR_N=50000		# (f) NOPs per instance
@@ -110,7 +115,7 @@ if [ $SMOKE = 1 ]; then
 else
 	NOP_N=5000000
 	SYNC_N=2000000		# (i) (j) preads per run
-	HEAP_N=200000		# (n) (o) frees per run
+	HEAP_N=200000		# (n) (o) (r) (s) frees per run
 	STACK_N=200000		# (p) (q) reads per run
 	PBUF_N=1000000		# (m) messages per run
 	PAR_N=1000000
@@ -149,7 +154,8 @@ cp "$SRC_UC" "$UC" || die "cannot copy $SRC_UC"
 UC_SUM=$(sha256sum "$UC" | cut -c1-12)
 UC_VER=$("$UC" --version 2>/dev/null | head -1)
 
-for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv heap_free stack_reads; do
+for p in nop_bench trivial keep_resident ring_cycle sync_reads pbuf_recv heap_free heap_alloc \
+	 stack_reads; do
 	gcc -O2 -g -Wall -Wextra -o "$BIN/$p" "$HERE/$p.c" -luring 2>"$RAWD/build.$p.err" ||
 		{ cat "$RAWD/build.$p.err" >&2; die "cannot build bench/$p.c (liburing-dev installed?)"; }
 done
@@ -360,6 +366,23 @@ run_heap() {			# WORKLOAD MODE ROUND
 		clean_check "($w) plain round $r" $rc "$b.err" || return
 	else
 		timeout -k 5 120 "$UC" --heap-probes --log-file="$b.log" -- "$BIN/heap_free" $HEAP_N $busy \
+			>"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
+	fi
+	raw "$r" "$w" "$mode" ops "$(kv "$b.out" ops_per_sec)"
+}
+
+# (r) (s) ----------------------------------------------------------------------
+run_heap_alloc() {		# WORKLOAD MODE ROUND
+	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc probes=--heap-probes
+	[ "$w" = s ] && probes=--heap-alloc-probes
+	if [ "$mode" = plain ]; then
+		timeout -k 5 120 "$BIN/heap_alloc" $HEAP_N >"$b.out" 2>"$b.err"
+		rc=$?
+		clean_check "($w) plain round $r" $rc "$b.err" || return
+	else
+		timeout -k 5 120 "$UC" $probes --log-file="$b.log" -- "$BIN/heap_alloc" $HEAP_N \
 			>"$b.out" 2>"$b.err"
 		rc=$?
 		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return
@@ -600,6 +623,9 @@ for r in $(seq "$ROUNDS"); do
 	say "  round $r/$ROUNDS: (n) (o) malloc+free 4k, ring idle / busy"
 	measure_pair run_heap n "$r"
 	measure_pair run_heap o "$r"
+	say "  round $r/$ROUNDS: (r) (s) malloc+free 64 B, --heap-probes / --heap-alloc-probes"
+	measure_pair run_heap_alloc r "$r"
+	measure_pair run_heap_alloc s "$r"
 	say "  round $r/$ROUNDS: (p) (q) READ 64 B into a frame's array / the heap, waited"
 	measure_pair run_stack p "$r"
 	measure_pair run_stack q "$r"
@@ -950,6 +976,10 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(ratios n | num_cell "%.3f")" "$(added_ns n | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(o) malloc+free 4k, ring busy" "ops/s" "$(rate_cell o plain)" "$(rate_cell o check)" \
 		"$(ratios o | num_cell "%.3f")" "$(added_ns o | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(r) malloc+free 64, heap probes" "ops/s" "$(rate_cell r plain)" "$(rate_cell r check)" \
+		"$(ratios r | num_cell "%.3f")" "$(added_ns r | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(s) the same, + alloc probes" "ops/s" "$(rate_cell s plain)" "$(rate_cell s check)" \
+		"$(ratios s | num_cell "%.3f")" "$(added_ns s | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(p) READ 64 B into a frame" "ops/s" "$(rate_cell p plain)" "$(rate_cell p check)" \
 		"$(ratios p | num_cell "%.3f")" "$(added_ns p | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(q) READ 64 B into the heap" "ops/s" "$(rate_cell q plain)" "$(rate_cell q check)" \
@@ -970,6 +1000,9 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  (n) (o)         malloc(4096)+free() pairs by a process with a ring: (n) nothing in flight (free-inflight's"
 	echo "                  uprobe on free returns at once: the trap's cost), (o) a READ in flight elsewhere (each"
 	echo "                  free sent with its stack and judged)"
+	echo "  (r) (s)         malloc(64)+free() pairs by a process with an idle ring: (r) --heap-probes (the free"
+	echo "                  probe's trap), (s) --heap-alloc-probes (and each malloc's return trap: (s) - (r) is"
+	echo "                  what naming a released chunk's new owner costs an allocation)"
 	echo "  (p) (q)         a function writes 64 B into a pipe, READs them back into (p) an array of its own frame"
 	echo "                  (a stack range: stack-inflight's lookups) or (q) the heap, waits, returns; one more"
 	echo "                  system call above the old frame each time (nothing held then: no record)"

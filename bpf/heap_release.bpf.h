@@ -37,6 +37,7 @@
 #include "stacks.bpf.h"
 #include "provided_buffers.bpf.h"
 #include "request_ends.bpf.h"
+#include "heap_watch.bpf.h"
 
 #define HEAP_COOKIE_FREE	1
 #define HEAP_COOKIE_REALLOC	2
@@ -146,7 +147,9 @@ __noinline int heap_send(__u32 sid, __u32 tgid, struct uc_heap_release *r)
 	e->new_ptr = r->new_ptr;
 	e->stack_id = stack_id;
 	e->how = r->how;
-	e->pad = 0;
+	/* after the reserve: a watch is armed only for a release user
+	 * space will see, and the allocation's record comes after it */
+	e->watch = heap_watch_arm(sid, r->start, r->end);
 	ev_submit(sid, e);
 	return 0;
 }

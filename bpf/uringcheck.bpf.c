@@ -21,8 +21,8 @@
  * and the other programs: system calls, io_uring_register and fatal
  * signals (syscalls.bpf.h), waits (channels.bpf.h), the reap-lag sampler
  * and the liburing uprobes (reap_lag.bpf.h), glibc's free and realloc
- * (heap_release.bpf.h), liburing's publishing calls on SQPOLL rings
- * (sqpoll_stacks.bpf.h).
+ * (heap_release.bpf.h) and its allocation calls (heap_alloc.bpf.h),
+ * liburing's publishing calls on SQPOLL rings (sqpoll_stacks.bpf.h).
  *
  * One loaded copy serves every uringcheck instance on the machine
  * (checker/shared.h, bpf/session.bpf.h): each is a session, with its own event buffer,
@@ -59,6 +59,7 @@
 #include "syscalls.bpf.h"
 #include "teardown.bpf.h"
 #include "heap_release.bpf.h"
+#include "heap_alloc.bpf.h"
 #include "sqpoll_stacks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

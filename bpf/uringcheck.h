@@ -34,6 +34,9 @@ struct uc_session_cfg {
 	__u64 reap_lag_ns;	/* a CQE ready longer is late; 0: off */
 	__u32 stack_bytes;	/* user stack copied per capture; 0: none */
 	__u32 owner;		/* pid of the uringcheck instance; 0: free */
+	__u32 heap_owners;	/* --heap-alloc-probes: releases arm a watch
+				 * (bpf/heap_watch.bpf.h) */
+	__u32 pad;
 };
 
 /* Ranges carried inline in one submit record; vectored requests with
@@ -65,6 +68,7 @@ enum uc_event_type {
 	UC_EV_HEAP_RELEASE,	/* a glibc malloc chunk given back (free, realloc) */
 	UC_EV_FRAME_GONE,	/* a thread's stack pointer rose above a stack
 				 * range one of its requests holds */
+	UC_EV_HEAP_ALLOC,	/* a watched released chunk handed out again */
 	UC_EV__END,
 };
 #define UC_EV_TYPES		32	/* UC_EV_* fit below this */
@@ -594,7 +598,67 @@ struct uc_heap_release {
 	__u64 new_ptr;		/* realloc: its result */
 	__u64 stack_id;		/* the release's stack, 0: none */
 	__u32 how;		/* enum uc_heap_how */
+	__u32 watch;		/* its watch (bpf/heap_watch.bpf.h): the slot's
+				 * gen << 8 | slot + 1; 0: none,
+				 * UC_HEAP_WATCH_FULL: the table was full */
+};
+
+/*
+ * The released chunks watched for their next owner (bpf/heap_watch.bpf.h):
+ * one mappable array value, written by both sides with atomics. A slot is
+ * claimed by the kernel (FREE -> CLAIMING -> ARMED) when it sends a
+ * release, consumed by it (ARMED -> CONSUMED) when an allocation returns
+ * bytes of the chunk, and given back only by the session that got the
+ * release (-> FREE), so an index a record names is never reused under it.
+ * count[]: slots ARMED per bucket of global tgids (tgid % buckets); an
+ * allocation of a process whose bucket is 0 returns at once. held[]:
+ * slots each session holds (not FREE), at most UC_HEAP_WATCHES_SESSION,
+ * so that one run's many releases leave the others theirs.
+ */
+#define UC_HEAP_WATCHES		256
+#define UC_HEAP_WATCHES_SESSION	64
+#define UC_HEAP_WATCH_BUCKETS	64
+#define UC_HEAP_WATCH_FULL	0xffffffffU
+
+enum uc_heap_watch_state {
+	UC_WATCH_FREE = 0,
+	UC_WATCH_CLAIMING,
+	UC_WATCH_ARMED,
+	UC_WATCH_CONSUMED,
+};
+
+struct uc_heap_watch {
+	__u64 state;		/* enum uc_heap_watch_state */
+	__u64 lo, hi;		/* the bytes released */
+	__u32 tgid;		/* global (the kernel's), not uringcheck's view */
+	__u32 session;
+	__u32 gen;		/* arms of this slot so far (24 bits) */
 	__u32 pad;
+};
+
+struct uc_heap_watches {
+	__u64 count[UC_HEAP_WATCH_BUCKETS];
+	__u64 held[UC_MAX_SESSIONS];
+	struct uc_heap_watch w[UC_HEAP_WATCHES];
+};
+
+/* Which allocation call handed a watched chunk out again. */
+enum uc_heap_alloc_fn {
+	UC_ALLOC_MALLOC = 1,
+	UC_ALLOC_CALLOC,
+	UC_ALLOC_REALLOC,
+	UC_ALLOC_MEMALIGN,	/* memalign, aligned_alloc */
+	UC_ALLOC_POSIX_MEMALIGN,
+	UC_ALLOC_VALLOC,	/* valloc, pvalloc */
+};
+
+struct uc_heap_alloc {
+	struct uc_hdr hdr;
+	__u64 ptr;		/* what the call returned */
+	__u64 usable;		/* its usable bytes, from its header */
+	__u64 stack_id;		/* the allocation's stack, 0: none */
+	__u32 watch;		/* the watch it consumed (as the release's) */
+	__u32 fn;		/* enum uc_heap_alloc_fn */
 };
 
 /*

@@ -18,12 +18,15 @@
 #include <unistd.h>
 
 #include "heap_probes.h"
+#include "heap_watch.h"
 #include "kernel_features.h"
 #include "liburing_probes.h"
 #include "load.h"
 #include "mode.h"
 #include "options.h"
 #include "session.h"
+#include "shared.h"
+#include "uringcheck.skel.h"
 #include "sqpoll_probes.h"
 #include "dispatch.h"
 #include "xalloc.h"
@@ -108,6 +111,27 @@ static void on_event(void *arg, const void *data, size_t size)
 	}
 }
 
+/*
+ * free-inflight's new owner (bpf/heap_alloc.bpf.h, heap_owner.h): the
+ * watch table mapped (what a killed holder of this session slot left
+ * armed given back), and with --heap-alloc-probes the allocation probes
+ * attached with the free probes (the session's settings then make its
+ * releases arm watches: session.c).
+ */
+static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
+{
+	struct uc_session *s = &c->sess;
+	int prog = s->joined ? shared_find(&s->shared, "prog:uc_heap_alloc")
+			     : bpf_program__fd(s->skel->progs.uc_heap_alloc);
+
+	c->check.ck.heap_watches = heap_watch_map(bpf_map__fd(s->skel->maps.heap_watches),
+						  s->slot);
+	if (!c->check.ck.heap_watches || prog < 0 || !o->heap_alloc_probes)
+		return;
+	heap_alloc_probes_init(&c->heap.alloc, prog);
+	c->check.ck.heap_owners = true;
+}
+
 static int take_all(struct check_mode *c);
 static void attached_follow(struct check_mode *c, pid_t pid);
 
@@ -129,11 +153,17 @@ static int check_begin(void **state, struct uc_run *run)
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	/* Opt-in (--heap-probes): the uprobe on free() slows every call,
 	 * and beside fio at queue depth 1 the checker then fell behind its
-	 * stack store (docs/hazards.md, free-inflight). */
-	if (o->heap_probes && (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) &&
-	    heap_probes_init(&c->heap, &c->sess))
-		fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
-			"heap releases (free-inflight) are not judged\n");
+	 * stack store (docs/hazards.md, free-inflight). The allocation
+	 * probes (--heap-alloc-probes) triple a malloc+free pair's cost
+	 * under them (docs/benchmark.md): asked for apart. */
+	if ((o->heap_probes || o->heap_alloc_probes) &&
+	    (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))) {
+		if (heap_probes_init(&c->heap, &c->sess))
+			fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
+				"heap releases (free-inflight) are not judged\n");
+		else
+			heap_owner_begin(c, o);
+	}
 	/* Nothing is attached until a process makes an SQPOLL ring; nothing
 	 * at all with --stack-size=0 (its traps would take no stack). */
 	if (o->stack_size)
@@ -260,6 +290,7 @@ static void check_finish(void *state, struct uc_run *run)
 		session_take_all(&c->sess, false);
 	c->all = false;
 	session_drain(&c->sess);
+	dispatch_finish(&c->check);	/* findings held for more (heap_owner.h) */
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	sqpoll_probes_stop(&c->sqpoll);
 	session_counters(&c->sess, v);
@@ -292,6 +323,13 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			"known (SQPOLL, or a thread started before uringcheck "
 			"followed it): stack-inflight not judged for them\n", pid,
 			(unsigned long long)v[UC_STAT_STACK_UNKNOWN]);
+	/* Said in each such finding too (kinds/free_inflight.c); a note, as
+	 * what is not judged: the findings themselves stand. */
+	if (ck->heap_unwatched)
+		fprintf(rep->out, "==%u==uringcheck: note: %llu free-inflight findings whose "
+			"chunk's next owner was not watched (the run's %d watch slots held): whether "
+			"it was handed out again before the request ended is not known\n", pid,
+			(unsigned long long)ck->heap_unwatched, UC_HEAP_WATCHES_SESSION);
 	if (ck->stacks.overwritten)
 		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
 			       "before the checker read them (reports show no stack there)",
@@ -464,6 +502,7 @@ static void check_free(void *state)
 	if (c->started)
 		session_stop(&c->sess);
 	dispatch_free(&c->check);
+	heap_watch_unmap(c->check.ck.heap_watches);
 	free(c);
 }
 

@@ -249,6 +249,13 @@ void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 			goto bad;
 		RUN(d, on_record, h);
 		break;
+	case UC_EV_HEAP_ALLOC:
+		/* Its stack is read only if a finding waits for it
+		 * (checker/heap_owner.c). */
+		if (size < sizeof(struct uc_heap_alloc))
+			goto bad;
+		RUN(d, on_record, h);
+		break;
 	case UC_EV_FRAME_GONE:
 		/* Its stack is read only if it hits (rules/stack_frames.c). */
 		if (size < sizeof(struct uc_frame_gone))
@@ -289,6 +296,13 @@ void dispatch_record(struct uc_dispatch *d, const void *data, size_t size)
 	return;
 bad:
 	ck->malformed++;
+}
+
+void dispatch_finish(struct uc_dispatch *d)
+{
+	for (unsigned int i = 0; i < uc_check_rules_count && d->state; i++)
+		if (uc_check_rules[i]->finish)
+			uc_check_rules[i]->finish(d->state[i], &d->ck);
 }
 
 void dispatch_free(struct uc_dispatch *d)

@@ -24,6 +24,8 @@ struct uc_dispatch {
 };
 
 void dispatch_init(struct uc_dispatch *d, struct uc_report *report);
+/* The last record read: the rules' finish hooks (before the verdict). */
+void dispatch_finish(struct uc_dispatch *d);
 void dispatch_free(struct uc_dispatch *d);
 /* Consumes one ring-buffer record. */
 void dispatch_record(struct uc_dispatch *d, const void *data, size_t size);

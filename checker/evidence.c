@@ -216,6 +216,7 @@ static const struct {
 	[UC_EV_PROVIDE] = { "PROVIDE_BUFFERS records (their buffers not resolved)", "provide" },
 	[UC_EV_CHANNEL] = { "channels of waiting reads", "channel" },
 	[UC_EV_HEAP_RELEASE] = { "heap releases (free, realloc: not judged)", "heap_release" },
+	[UC_EV_HEAP_ALLOC] = { "heap chunks handed out again (their findings name no new owner)", "heap_alloc" },
 	[UC_EV_FRAME_GONE] = { "stack pointers above in-flight stack ranges (not judged)", "frame_gone" },
 };
 

@@ -129,6 +129,7 @@ void heap_probes_setup(struct heap_probes *hp)
 	memset(hp, 0, sizeof(*hp));
 	hp->prog_fd = -1;
 	u64map_init(&hp->procs);
+	heap_alloc_probes_setup(&hp->alloc);
 }
 
 int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
@@ -161,6 +162,9 @@ static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *lib
 		if (!err)
 			err = attach_one(hp, l->path, l->off_realloc, true, pid, COOKIE_REALLOC_RET);
 	}
+	if (!err)	/* the new owner's allocation, if asked for */
+		err = heap_alloc_probes_attach(&hp->alloc, hp->uprobe_type, hp->retprobe_bit,
+					       l->path, pid);
 	if (err == -ENOSPC) {
 		if (!hp->full_told && out)
 			fprintf(out, "uringcheck: note: heap releases judged in the first %u "
@@ -308,6 +312,7 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid, FILE *out)
 
 void heap_probes_stop(struct heap_probes *hp)
 {
+	heap_alloc_probes_stop(&hp->alloc);
 	for (int i = hp->nfds - 1; i >= 0; i--)
 		close(hp->fds[i]);
 	hp->nfds = 0;

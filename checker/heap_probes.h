@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "heap_alloc_probes.h"
 #include "u64map.h"
 
 struct uc_session;
@@ -41,6 +42,7 @@ struct heap_probes {
 	unsigned int processes;
 	bool full_told;
 	struct u64map procs;		/* tgid -> HEAP_PROC_* bits */
+	struct heap_alloc_probes alloc;	/* attached with these, if on */
 };
 
 /* Nothing attached, off until heap_probes_init(). */

@@ -157,6 +157,8 @@ static void share_loaded(struct uc_session *s)
 		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
 	shared_add(&s->shared, "prog:uc_heap_release",
 		   bpf_program__fd(s->skel->progs.uc_heap_release));
+	shared_add(&s->shared, "prog:uc_heap_alloc",
+		   bpf_program__fd(s->skel->progs.uc_heap_alloc));
 	shared_add(&s->shared, "prog:uc_sqpoll_publish",
 		   bpf_program__fd(s->skel->progs.uc_sqpoll_publish));
 }
@@ -630,6 +632,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 		.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000,
 		.stack_bytes = (uint32_t)o->stack_size,
 		.owner = (uint32_t)getpid(),
+		.heap_owners = o->heap_alloc_probes,
 	};
 	struct uringcheck_bpf *skel;
 	double t0 = now_ms();

@@ -361,6 +361,10 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 	fprintf(out, "  heap releases    with --heap-probes: glibc malloc's free/realloc (uprobes "
 		"on the target's libc.so.6); not judged: static binaries, other allocators "
 		"(jemalloc, tcmalloc, ...), custom pools; without it, none\n");
+	fprintf(out, "  heap new owners  with --heap-alloc-probes: the glibc allocation call that "
+		"got a freed chunk back before its request ended, named in free-inflight "
+		"(uretprobes on malloc, calloc, realloc, memalign, posix_memalign, valloc, "
+		"pvalloc); without it, none\n");
 	fprintf(out, "  stack frames     judged in each thread's own stack (main: [stack]; "
 		"others: the mapping of their stack pointer at clone) at system calls and "
 		"handled signals, not at the process's teardown; not judged: coroutine stacks carved from that stack, "

@@ -26,8 +26,10 @@
 #             --fail-on (testsuite/kinds/tests.sh)
 #   cases     testsuite/cases/*.c (and *.cc, C++): each file's first line declares
 #             /* uringcheck-test: expect=KIND[+KIND]|clean [args=A,B]
-#                [options=--opt=v,...] [timeout=S] [match="ERE"] [status=N] */
-#             match: a line the report must contain (grep -E); with
+#                [options=--opt=v,...] [timeout=S] [match="ERE"]
+#                [absent="ERE"] [status=N] */
+#             match: a line the report must contain (grep -E); absent:
+#             one an injection's report must not contain; with
 #             expect=clean, the counted note the run must print and the only
 #             counted warning it may print; status: the
 #             exit status when it is not the default (66 or 0)
@@ -275,10 +277,11 @@ done
 # case_verdict SRC [TAG]: runs one case and prints one line,
 # "pass|TEXT" or "fail|NAME|REASON|LOG"; TAG keeps parallel runs' files apart.
 case_verdict() {
-	local src=$1 tag=${2:-} name expect args opts to log rc k n got bad want_rc match status
+	local src=$1 tag=${2:-} name expect args opts to log rc k n got bad want_rc match status absent
 	name=$(basename "${src%.*}")
 	expect=$(header "$src" expect)
 	match=$(header "$src" match)
+	absent=$(header "$src" absent)
 	status=$(header "$src" status)
 	args=$(header "$src" args | tr ',' ' ')
 	opts=$(header "$src" options | tr ',' ' ')
@@ -324,11 +327,12 @@ case_verdict() {
 	done
 	want_rc=${status:-$want_rc}
 	if [ "$got" = "$expect" ] && [ "$rc" = "$want_rc" ] && [ "$bad" = 0 ] &&
-	   { [ -z "$match" ] || grep -qE -- "$match" "$log"; }; then
+	   { [ -z "$match" ] || grep -qE -- "$match" "$log"; } &&
+	   { [ -z "$absent" ] || ! grep -qE -- "$absent" "$log"; }; then
 		echo "pass|case: $name (detected $got)"
 	else
 		cat "$log" "$TMP/$name$tag.err" >"$TMP/$name$tag.fail" 2>/dev/null
-		echo "fail|case: $name|expected [$expect]${match:+ with /$match/} and exit $want_rc, got [${got:-nothing}] and exit $rc|$TMP/$name$tag.fail"
+		echo "fail|case: $name|expected [$expect]${match:+ with /$match/}${absent:+ without /${absent//|/¦}/} and exit $want_rc, got [${got:-nothing}] and exit $rc|$TMP/$name$tag.fail"
 	fi
 }
 

@@ -25,6 +25,73 @@ static const char *release_name(uint32_t how)
 	return how == UC_HEAP_FREE ? "free()" : "realloc()";
 }
 
+static const char *alloc_name(uint32_t fn)
+{
+	switch (fn) {
+	case UC_ALLOC_MALLOC:
+		return "malloc";
+	case UC_ALLOC_CALLOC:
+		return "calloc";
+	case UC_ALLOC_REALLOC:
+		return "realloc";
+	case UC_ALLOC_MEMALIGN:
+		return "memalign";
+	case UC_ALLOC_POSIX_MEMALIGN:
+		return "posix_memalign";
+	case UC_ALLOC_VALLOC:
+		return "valloc";
+	}
+	return "an allocation";
+}
+
+/* The chunk's next owner, when it was watched (checker/heap_owner.c):
+ * named if the chunk was handed out again before the request ended;
+ * nothing said if it was not; said unknown if it could not be watched. */
+static void next_owner(struct uc_finding *f, const struct uc_report *rep,
+		       const struct uc_free_finding *x)
+{
+	switch (x->owner) {
+	case UC_OWNER_FOUND:
+		uc_finding_text(f, "  handed out again before the request ended: %s() "
+				"returned 0x%llx (%llu usable bytes) to thread %u\n",
+				alloc_name(x->alloc_fn), (unsigned long long)x->alloc_ptr,
+				(unsigned long long)x->alloc_usable, x->alloc_tid);
+		uc_finding_show_stack(f, "re-allocated at:",
+				      uc_finding_stack(f, "re-allocated", x->alloc_stack_id,
+						       kind_why_no_stack(rep, false)));
+		break;
+	case UC_OWNER_UNWATCHED:
+		uc_finding_text(f, "  whether the chunk was handed out again before the request "
+				"ended is not known: no watch slot was free (%d a run)\n",
+				UC_HEAP_WATCHES_SESSION);
+		break;
+	}
+}
+
+/* The same in --json: an object, null (watched, not handed out again),
+ * "unknown" (not watched); absent without the allocation probes. */
+static void next_owner_json(struct uc_finding *f, const struct uc_free_finding *x)
+{
+	json_object *o;
+
+	switch (x->owner) {
+	case UC_OWNER_FOUND:
+		o = json_object_new_object();
+		json_object_object_add(o, "call", json_object_new_string(alloc_name(x->alloc_fn)));
+		json_object_object_add(o, "tid", json_object_new_int64(x->alloc_tid));
+		json_object_object_add(o, "chunk", uc_json_range(x->alloc_ptr,
+								  x->alloc_ptr + x->alloc_usable));
+		uc_finding_evidence(f, "re_allocated", o);
+		break;
+	case UC_OWNER_NONE:
+		uc_finding_evidence(f, "re_allocated", NULL);
+		break;
+	case UC_OWNER_UNWATCHED:
+		uc_finding_evidence(f, "re_allocated", json_object_new_string("unknown"));
+		break;
+	}
+}
+
 static void describe(struct uc_finding *f, const struct uc_report *rep)
 {
 	const struct uc_free_finding *x = f->src;
@@ -51,7 +118,14 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 				(unsigned long long)x->rel_end);
 	uc_finding_text(f, "  bytes released under the request: [0x%llx, 0x%llx)\n",
 			(unsigned long long)x->start, (unsigned long long)x->end);
-	if (d->direction == UC_DIR_SINK)
+	next_owner(f, rep, x);
+	if (x->owner == UC_OWNER_FOUND && d->direction == UC_DIR_SINK)
+		uc_finding_text(f, "  The kernel may store into the new owner's object: it is "
+				"overwritten when the request completes.\n");
+	else if (x->owner == UC_OWNER_FOUND)
+		uc_finding_text(f, "  The kernel may load from the new owner's object: what it "
+				"sends is whatever that code wrote.\n");
+	else if (d->direction == UC_DIR_SINK)
 		uc_finding_text(f, "  The kernel may store into memory malloc can hand to "
 				"the next caller: another object is overwritten when the "
 				"request completes.\n");
@@ -65,6 +139,7 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	uc_finding_evidence(f, "released", uc_json_range(x->rel_start, x->rel_end));
 	uc_finding_evidence(f, "shared", uc_json_range(x->start, x->end));
 	uc_finding_evidence(f, "request", kind_request_json(d));
+	next_owner_json(f, x);
 }
 
 static void headline(struct uc_finding *f)

@@ -210,6 +210,20 @@ struct uc_free_finding {
 	struct uc_request_desc req;	/* range: the request's range piece */
 	bool spans_loss;
 	uint64_t key;
+	/* the chunk's next owner before the request ended
+	 * (checker/heap_owner.c) */
+	uint32_t owner;			/* enum uc_free_owner */
+	uint32_t alloc_fn;		/* enum uc_heap_alloc_fn */
+	uint32_t alloc_tid;
+	uint64_t alloc_ptr, alloc_usable;
+	uint64_t alloc_stack_id;
+};
+
+enum uc_free_owner {
+	UC_OWNER_NOT_ASKED = 0,		/* no allocation probes: nothing said */
+	UC_OWNER_NONE,			/* watched, not handed out again */
+	UC_OWNER_FOUND,			/* handed out again: alloc_* */
+	UC_OWNER_UNWATCHED,		/* the watch table was full */
 };
 
 /* a thread's stack pointer above a stack range one of its in-flight

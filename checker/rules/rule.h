@@ -45,6 +45,13 @@ struct uc_check {
 					 * UC_MMSG_IOV_MAX iovecs only */
 	uint64_t picks;			/* provided buffers seen held */
 	uint64_t picks_unresolved;	/* ... whose address was not known */
+
+	/* free-inflight's watch for a chunk's next owner (heap_watch.h):
+	 * the table (NULL: not mapped), whether this run's allocation
+	 * probes are attached, the findings whose chunk was not watched */
+	struct uc_heap_watches *heap_watches;
+	bool heap_owners;
+	uint64_t heap_unwatched;
 };
 
 /* Every hook is optional; @st is what init() returned. */
@@ -70,10 +77,14 @@ struct uc_check_rule {
 	void (*on_exec)(void *st, struct uc_check *ck, uint32_t tgid, bool succeeded);
 	/* A record the model keeps nothing of: a teardown's listings
 	 * (UC_EV_DROPPED, UC_EV_UNREAPED), its close (UC_EV_TEARDOWN), a
-	 * reap-lag (UC_EV_REAP_LAG), a heap release (UC_EV_HEAP_RELEASE), a
-	 * stack pointer above a stack range (UC_EV_FRAME_GONE);
-	 * its size checked. */
+	 * reap-lag (UC_EV_REAP_LAG), a heap release (UC_EV_HEAP_RELEASE)
+	 * and its chunk handed out again (UC_EV_HEAP_ALLOC), a stack
+	 * pointer above a stack range (UC_EV_FRAME_GONE); its size
+	 * checked. */
 	void (*on_record)(void *st, struct uc_check *ck, const struct uc_hdr *h);
+	/* The run's last records read: what a rule still holds is reported
+	 * now (before the verdict). */
+	void (*finish)(void *st, struct uc_check *ck);
 	void (*free)(void *st, struct uc_check *ck);
 };
 

@@ -9,12 +9,15 @@
 GOLDEN_CASES="inj_read_read inj_read_write inj_munmap-inflight_whole
 	inj_bufreg-lifetime_unregister inj_sync-overlap_pread inj_user-data-reuse
 	inj_pbuf-reprovided_ring inj_left-in-flight_exit inj_dropped_sq_invalid
-	inj_bufreg-unmapped_munmap ok_adjacent"
+	inj_bufreg-unmapped_munmap inj_free-inflight_new_owner ok_adjacent"
 
 for c in $GOLDEN_CASES; do
 	want "golden: $c" || continue
 	g=testsuite/golden/$c
-	timeout 30 $UC --keep-warm=0 --log-file="$TMP/gold.$c.log" --json="$TMP/gold.$c.json" \
+	# the options the case asks for (free-inflight's probes)
+	opts=$(header "testsuite/cases/$c.c" options | tr ',' ' ')
+	# shellcheck disable=SC2086
+	timeout 30 $UC --keep-warm=0 $opts --log-file="$TMP/gold.$c.log" --json="$TMP/gold.$c.json" \
 		--sarif="$TMP/gold.$c.sarif" -- "$BIN/$c" >"$TMP/gold.$c.out" 2>&1
 	bad=""
 	for ext in log json sarif; do

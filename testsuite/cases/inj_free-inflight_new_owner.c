@@ -1,0 +1,83 @@
+/* uringcheck-test: expect=free-inflight options=--heap-alloc-probes match="#[0-9]+ 0x[0-9a-f]+ in take_record testsuite/cases/inj_free-inflight_new_owner.c" */
+/*
+ * inj_free-inflight_malloc with the allocation probes: the READ's 4 KiB
+ * chunk is freed (in drop_buffer) while the READ is in flight, and
+ * take_record, other code, mallocs the same size and gets that very
+ * chunk before the READ completes into it. The report names the new
+ * owner: "handed out again before the request ended: malloc() returned
+ * ..." and its stack, take_record's (asserted: the only stack that can
+ * hold take_record is the allocation's).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "uc_test.h"
+
+/* ---- end of common helpers ---- */
+
+static __attribute__((noinline)) void drop_buffer(char *b)
+{
+	free(b);
+}
+
+/* "Other code": a record that happens to be the next 4 KiB allocation. */
+static __attribute__((noinline)) char *take_record(void)
+{
+	char *r = malloc(4096);
+
+	if (!r)
+		fail("malloc");
+	memset(r, 'R', 4096);
+	return r;
+}
+
+int main(void)
+{
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	struct cqe_copy c;
+	char *buf, *rec;
+	uintptr_t was;
+	int a[2];
+
+	SYS(pipe(a));
+	URING(io_uring_queue_init(8, &ring, 0));
+	buf = malloc(4096);
+	if (!buf)
+		fail("malloc");
+
+	sqe = get_sqe(&ring);
+	io_uring_prep_read(sqe, a[0], buf, 4096, 0);
+	sqe->user_data = 7;
+	submit_exact(&ring, 1);
+	require_no_cqe(&ring, "READ submitted");
+
+	was = (uintptr_t)buf;
+	drop_buffer(buf);			/* while the READ is in flight */
+	rec = take_record();
+	if ((uintptr_t)rec != was)
+		fail("malloc did not hand the freed chunk out again (%p, 0x%lx)",
+		     (void *)rec, (unsigned long)was);
+
+	feed(a[1], 100, 1);
+	c = wait_one(&ring);
+	if (c.user_data != 7 || c.res != 100)
+		fail("READ: user_data=%llu res=%d, expected 100",
+		     (unsigned long long)c.user_data, c.res);
+	if (rec[0] == 'R')
+		fail("the READ did not land in the new record");
+
+	free(rec);
+	io_uring_queue_exit(&ring);
+	close(a[0]); close(a[1]);
+	return 0;
+}

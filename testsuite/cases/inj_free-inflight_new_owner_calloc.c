@@ -1,0 +1,79 @@
+/* uringcheck-test: expect=free-inflight options=--heap-alloc-probes match="handed out again before the request ended: calloc\(\) returned 0x[0-9a-f]+ \(4104 usable bytes\)" */
+/*
+ * inj_free-inflight_new_owner with calloc: the READ's freed 4 KiB chunk
+ * is handed out again by calloc (glibc's calloc takes it from the same
+ * bin as malloc), and the report names calloc as the call.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "uc_test.h"
+
+/* ---- end of common helpers ---- */
+
+static __attribute__((noinline)) void drop_buffer(char *b)
+{
+	free(b);
+}
+
+/* "Other code": a record that happens to be the next 4 KiB allocation. */
+static __attribute__((noinline)) char *take_record(void)
+{
+	char *r = calloc(1, 4096);
+
+	if (!r)
+		fail("calloc");
+	memset(r, 'R', 4096);
+	return r;
+}
+
+int main(void)
+{
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	struct cqe_copy c;
+	char *buf, *rec;
+	uintptr_t was;
+	int a[2];
+
+	SYS(pipe(a));
+	URING(io_uring_queue_init(8, &ring, 0));
+	buf = malloc(4096);
+	if (!buf)
+		fail("malloc");
+
+	sqe = get_sqe(&ring);
+	io_uring_prep_read(sqe, a[0], buf, 4096, 0);
+	sqe->user_data = 7;
+	submit_exact(&ring, 1);
+	require_no_cqe(&ring, "READ submitted");
+
+	was = (uintptr_t)buf;
+	drop_buffer(buf);			/* while the READ is in flight */
+	rec = take_record();
+	if ((uintptr_t)rec != was)
+		fail("calloc did not hand the freed chunk out again (%p, 0x%lx)",
+		     (void *)rec, (unsigned long)was);
+
+	feed(a[1], 100, 1);
+	c = wait_one(&ring);
+	if (c.user_data != 7 || c.res != 100)
+		fail("READ: user_data=%llu res=%d, expected 100",
+		     (unsigned long long)c.user_data, c.res);
+	if (rec[0] == 'R')
+		fail("the READ did not land in the new record");
+
+	free(rec);
+	io_uring_queue_exit(&ring);
+	close(a[0]); close(a[1]);
+	return 0;
+}
