@@ -63,19 +63,58 @@ static __always_inline __u64 file_channel(struct file *f, bool sender)
 	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer) ?: UC_CHANNEL_UNKNOWN;
 }
 
-/* The file behind descriptor @fd of the current process, or NULL. */
+/*
+ * The file behind descriptor @fd of the current process, or NULL. On the
+ * path of every read and write request (submit_pipe) and judged system
+ * call: where bpf_rdonly_cast exists, the task, its file table and the
+ * table's length are plain loads through an untrusted cast (the verifier
+ * checks them as probe reads, without the trust lookups of
+ * bpf/untrusted.bpf.h), and only the slot, a pointer in an array of
+ * pointers, needs the helper: one bpf_probe_read_kernel instead of five.
+ */
 static __always_inline struct file *fd_file(int fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
 	struct file **fds, *f = NULL;
+	struct fdtable *fdt;
 
-	if (fd < 0 || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
+	if (btf_id_task_struct) {
+		struct files_struct *files =
+			((struct task_struct *)bpf_rdonly_cast(task, btf_id_task_struct))->files;
+
+		if (!files)
+			return NULL;
+		fdt = files->fdt;
+		if (!fdt || (unsigned int)fd >= fdt->max_fds)
+			return NULL;
+		fds = (struct file **)fdt->fd;
+	} else {
+		fdt = BPF_CORE_READ(task, files, fdt);
+		if ((unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+			return NULL;
+		fds = BPF_CORE_READ(fdt, fd);
+	}
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
 		return NULL;
 	return f;
+}
+
+/* Its mode bits and private data (a pipe's struct pipe_inode_info): two
+ * plain loads through an untrusted cast where bpf_rdonly_cast exists,
+ * three probe reads before. */
+static __always_inline __u16 file_mode(struct file *f, __u64 *priv)
+{
+	if (btf_id_file) {
+		struct file *u = bpf_rdonly_cast(f, btf_id_file);
+		struct inode *ino = u->f_inode;
+
+		*priv = (__u64)u->private_data;
+		return ino ? ino->i_mode : 0;
+	}
+	*priv = (__u64)BPF_CORE_READ(f, private_data);
+	return BPF_CORE_READ(f, f_inode, i_mode);
 }
 
 /* The channel of descriptor @fd of the current process. */
@@ -139,6 +178,7 @@ static __always_inline struct file *fixed_file(struct io_ring_ctx *ctx, __u32 id
 __noinline int submit_pipe(struct uc_submit *s, __s32 fd, __u32 fixed)
 {
 	struct file *f;
+	__u64 priv;
 	__u16 mode;
 
 	if (!s || fd < 0)
@@ -149,9 +189,9 @@ __noinline int submit_pipe(struct uc_submit *s, __s32 fd, __u32 fixed)
 		f = fd_file(fd);	/* io-wq and SQPOLL threads share the table */
 	if (!f)
 		return 0;
-	mode = BPF_CORE_READ(f, f_inode, i_mode);
+	mode = file_mode(f, &priv);
 	if ((mode & UC_S_IFMT) == UC_S_IFIFO)
-		s->pipe = (__u64)BPF_CORE_READ(f, private_data);
+		s->pipe = priv;
 	return 0;
 }
 

@@ -177,28 +177,57 @@ static __always_inline struct inflight_val *inf_val(int slot)
 	return bpf_map_lookup_elem(&inf_vals, &idx);
 }
 
-/* Claims a free slot for @key and stores @v there; -1 if none is free. */
+/* Claims slot @idx (@k its key) for @key and stores @v there, if free. */
+static __always_inline bool inf_claim(__u64 *k, __u32 idx, __u64 key,
+				      const struct inflight_val *v)
+{
+	struct inflight_val *val;
+
+	if (*k || __sync_val_compare_and_swap(k, 0, INF_BUSY) != 0)
+		return false;
+	inf_region_mark(idx);
+	val = bpf_map_lookup_elem(&inf_vals, &idx);
+	if (val)
+		*val = *v;
+	__sync_val_compare_and_swap(k, INF_BUSY, key);
+	return true;
+}
+
+#define INF_PRESENT	(-2)
+
+/*
+ * Claims a free slot for @key and stores @v there: 0, or -1 if none is
+ * free, or INF_PRESENT (nothing stored) if @key is in the table already
+ * (the kernel reuses a request's memory only after it ended: that one
+ * ended unseen, and the caller ends it before inserting again). One pass
+ * over the window finds both, the key and the first free slot: a search
+ * for the key and then a claim were two passes (and two calls, two home
+ * hashes, two chunk lookups) on every submission. A slot taken by
+ * another CPU between the pass and the claim sends it on to the slots
+ * after it.
+ */
 __noinline int inf_insert(__u64 key, const struct inflight_val *v)
 {
-	__u32 home = inf_home(key);
+	__u32 home = inf_home(key), first = INF_WINDOW;
 	__u64 *keys = inf_chunk(home);
 
 	if (!v || !keys)
 		return -1;
 #pragma unroll
 	for (__u32 i = 0; i < INF_WINDOW; i++) {
-		__u32 idx = uc_inf_slot(home, i, inf_chunk_mask);
-		__u64 *k = &keys[idx & inf_chunk_mask];
-		struct inflight_val *val;
+		__u64 k = keys[uc_inf_slot(home, i, inf_chunk_mask) & inf_chunk_mask];
 
-		if (*k || __sync_val_compare_and_swap(k, 0, INF_BUSY) != 0)
-			continue;
-		inf_region_mark(idx);
-		val = bpf_map_lookup_elem(&inf_vals, &idx);
-		if (val)
-			*val = *v;
-		__sync_val_compare_and_swap(k, INF_BUSY, key);
-		return 0;
+		if (k == key)
+			return INF_PRESENT;
+		if (!k && first == INF_WINDOW)
+			first = i;
+	}
+#pragma unroll
+	for (__u32 i = 0; i < INF_WINDOW; i++) {
+		__u32 idx = uc_inf_slot(home, i, inf_chunk_mask);
+
+		if (i >= first && inf_claim(&keys[idx & inf_chunk_mask], idx, key, v))
+			return 0;
 	}
 	return -1;
 }

@@ -26,6 +26,8 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
  * 0 where there is no bpf_rdonly_cast. */
 const volatile __u32 btf_id_io_kiocb = 0;
 const volatile __u32 btf_id_io_ring_ctx = 0;
+const volatile __u32 btf_id_task_struct = 0;
+const volatile __u32 btf_id_file = 0;
 
 #define UC_UNTRUSTED(p, id) \
 	((id) ? (typeof(p))bpf_rdonly_cast((p), (id)) : (p))

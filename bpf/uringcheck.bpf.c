@@ -419,10 +419,14 @@ __noinline int classify(struct uc_submit *s, __u64 rflags, __u32 sid)
 		s->flags |= UC_SUB_FIXED_BUF;
 		/* fallthrough: the address is a user VA inside the buffer */
 	case IORING_OP_READ:
-	case IORING_OP_WRITE:
-		add_range(s, BPF_CORE_READ(req_rw(req), addr),
-			  BPF_CORE_READ(req_rw(req), len));
+	case IORING_OP_WRITE: {
+		__u64 addr;
+		__u32 len;
+
+		rw_buffer(req, &addr, &len);
+		add_range(s, addr, len);
 		break;
+	}
 	case IORING_OP_READV_FIXED:
 	case IORING_OP_WRITEV_FIXED:
 		s->flags |= UC_SUB_FIXED_BUF;
@@ -628,6 +632,7 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 	__u64 key, size, call_stack;
 	__u32 nr_inline;
 	bool reported;
+	int ins;
 
 	if (!s || !v)
 		return 0;
@@ -674,8 +679,12 @@ __noinline int submit_finish(struct uc_submit *s, struct inflight_val *v,
 		v->flags |= INF_COUNTED;
 	/* The kernel reuses a request slot only after the request ended, so
 	 * an entry already there belongs to a request that ended unseen. */
-	end_reused(key);
-	if (inf_insert(key, v)) {
+	ins = inf_insert(key, v);
+	if (ins == INF_PRESENT) {
+		end_reused(key);
+		ins = inf_insert(key, v);
+	}
+	if (ins) {
 		/* Nothing could end it for user space: it is not told of it
 		 * at all (a hazard it takes part in is missed, and counted),
 		 * rather than kept in flight for ever. */

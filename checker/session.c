@@ -487,6 +487,8 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	skel->rodata->hz = k->hz;
 	skel->rodata->btf_id_io_kiocb = k->btf_id_io_kiocb;
 	skel->rodata->btf_id_io_ring_ctx = k->btf_id_io_ring_ctx;
+	skel->rodata->btf_id_task_struct = k->btf_id_task_struct;
+	skel->rodata->btf_id_file = k->btf_id_file;
 	/* One program per hook form (load/variants.def); the second half
 	 * takes the same choice (cold_load.c). */
 	load_variants(skel->obj, k);

@@ -197,7 +197,8 @@ static void decide(struct uc_kernel *k, const struct btf *btf, const struct want
 	(void)got;
 	/* The ids serve bpf_rdonly_cast only (bpf/untrusted.bpf.h). */
 	if (!k->rdonly_cast)
-		k->btf_id_io_kiocb = k->btf_id_io_ring_ctx = 0;
+		k->btf_id_io_kiocb = k->btf_id_io_ring_ctx = k->btf_id_task_struct =
+			k->btf_id_file = 0;
 }
 
 #undef ARGS
