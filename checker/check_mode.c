@@ -50,6 +50,7 @@ struct check_mode {
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
 	const char *exe;		/* the target's executable (spawned) */
+	uint32_t last_submitter;	/* tgid of the last submission read */
 	pid_t pid;
 };
 
@@ -99,6 +100,13 @@ static void on_event(void *arg, const void *data, size_t size)
 	const struct uc_hdr *h = data;
 
 	dispatch_record(&c->check, data, size);
+	/* A process that submits before any ring of its own was read: on a
+	 * ring another made (inherited; a ring not seen made comes as a
+	 * creation by its first submitter): looked at, and told unjudged. */
+	if (h->type == UC_EV_SUBMIT && h->tgid != c->last_submitter) {
+		c->last_submitter = h->tgid;
+		heap_probes_process_shared(&c->heap, h->tgid);
+	}
 	/* A process's first ring: its libc looked at (heap_probes.h). */
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
 		c->rings++;

@@ -370,6 +370,18 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
 	}
 }
 
+void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid)
+{
+	uint64_t before = heap_probes_unjudged(hp);
+
+	if (!hp->judged || (proc_bits(hp, tgid) & HEAP_PROC_LOOKED))
+		return;
+	heap_probes_process(hp, tgid);
+	/* once a process, whatever the reason */
+	if (heap_probes_unjudged(hp) == before)
+		unjudged(hp, HEAP_UNJUDGED_SHARED, tgid, NULL);
+}
+
 uint64_t heap_probes_unjudged(const struct heap_probes *hp)
 {
 	uint64_t n = 0;
@@ -418,6 +430,11 @@ void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
 		case HEAP_UNJUDGED_GONE:
 			fprintf(out, "%llu gone before they could be probed (forked, made a "
 				"ring and exited before the checker read it; pid %u)", k, p);
+			break;
+		case HEAP_UNJUDGED_SHARED:
+			fprintf(out, "%llu submitting on a ring another process made "
+				"(inherited or received: a release near those requests is not "
+				"looked for; pid %u)", k, p);
 			break;
 		case HEAP_UNJUDGED__COUNT:
 			break;

@@ -7,7 +7,8 @@
  *
  * Which processes: the target is probed before it starts
  * (heap_probes_follow); each process is looked at again when it creates
- * its first ring (heap_probes_process).
+ * its first ring (heap_probes_process), or submits first on a ring another
+ * process made (heap_probes_process_shared).
  *
  * Silence is no verdict: a process that used io_uring and whose heap
  * releases are not judged (the probes turned off, no glibc libc.so.6,
@@ -39,6 +40,7 @@ enum heap_unjudged {
 	HEAP_UNJUDGED_ALLOCATOR,	/* maps another malloc (jemalloc, ...) */
 	HEAP_UNJUDGED_ATTACH,		/* its probes could not be attached */
 	HEAP_UNJUDGED_GONE,		/* exited before it was looked at */
+	HEAP_UNJUDGED_SHARED,		/* submits on a ring another made */
 	HEAP_UNJUDGED__COUNT
 };
 
@@ -76,6 +78,11 @@ void heap_probes_off(struct heap_probes *hp, const char *why);
  * probed through the libc.so.6 this program maps (checked again at its
  * first ring); a static one noted. */
 void heap_probes_follow(struct heap_probes *hp, pid_t pid, const char *exe);
+/* Process @tgid submitted first on a ring another process made (inherited
+ * or received): looked at as below, and counted unjudged, since the
+ * kernel side looks for a released chunk only among the rings the
+ * process made (bpf/heap_release.bpf.h). */
+void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid);
 /* Process @tgid created a ring: the first time, its own libc.so.6 probed
  * if it is another file, a process forked from the target probed from
  * now on; one whose releases are not judged (without glibc's libc.so.6,

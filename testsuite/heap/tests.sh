@@ -91,6 +91,24 @@ if want "heap: static target"; then
 	fi
 fi
 
+if want "heap: inherited ring"; then
+	# a forked child frees a chunk under a READ on its parent's ring:
+	# not looked for, said and counted
+	if ${CC:-cc} -O2 -g -Wall -o "$TMP/heap_inherited" testsuite/heap/inherited_ring.c \
+		-luring >"$TMP/heap.inherited.cc" 2>&1; then
+		heap_run inherited -- "$TMP/heap_inherited"
+		if [ "$heap_rc" = 0 ] && [ "$heap_notes" = 1 ] && [ "$heap_count" = 1 ] &&
+		   grep -qE "$HEAP_NOTE 1 process .*1 submitting on a ring another process made" \
+			"$TMP/heap.inherited.log"; then
+			pass "heap: a child submitting on its parent's ring: not judged, one note, 1 counted"
+		else
+			fail "heap: inherited ring" "exit $heap_rc, notes $heap_notes, counted '$heap_count'" "$TMP/heap.inherited.log"
+		fi
+	else
+		fail "heap: inherited ring" "cannot build testsuite/heap/inherited_ring.c" "$TMP/heap.inherited.cc"
+	fi
+fi
+
 if want "heap: bad value"; then
 	$UC --heap-probes=maybe true >/dev/null 2>"$TMP/heap.bad.err"
 	rc=$?
