@@ -428,8 +428,9 @@ void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
 				k, p, w);
 			break;
 		case HEAP_UNJUDGED_GONE:
-			fprintf(out, "%llu gone before they could be probed (forked, made a "
-				"ring and exited before the checker read it; pid %u)", k, p);
+			fprintf(out, "%llu gone before they could be probed (exited before "
+				"the checker looked at them, as a forked process that makes a "
+				"ring and exits at once may; pid %u)", k, p);
 			break;
 		case HEAP_UNJUDGED_SHARED:
 			fprintf(out, "%llu submitting on a ring another process made "
