@@ -365,7 +365,7 @@ run_heap() {			# WORKLOAD MODE ROUND
 		rc=$?
 		clean_check "($w) plain round $r" $rc "$b.err" || return
 	else
-		timeout -k 5 120 "$UC" --heap-probes --log-file="$b.log" -- "$BIN/heap_free" $HEAP_N $busy \
+		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/heap_free" $HEAP_N $busy \
 			>"$b.out" 2>"$b.err"
 		rc=$?
 		clean_check "($w) uringcheck round $r" $rc "$b.err" "$b.log" || return

@@ -52,6 +52,8 @@ struct check_mode {
 	uint32_t rings;			/* ring records: rings seen */
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
+	const char *exe;		/* the target's executable (spawned) */
+	uint32_t last_submitter;	/* tgid of the last submission read */
 	pid_t pid;
 };
 
@@ -101,10 +103,17 @@ static void on_event(void *arg, const void *data, size_t size)
 	const struct uc_hdr *h = data;
 
 	dispatch_record(&c->check, data, size);
+	/* A process that submits before any ring of its own was read: on a
+	 * ring another made (inherited; a ring not seen made comes as a
+	 * creation by its first submitter): looked at, and told unjudged. */
+	if (h->type == UC_EV_SUBMIT && h->tgid != c->last_submitter) {
+		c->last_submitter = h->tgid;
+		heap_probes_process_shared(&c->heap, h->tgid);
+	}
 	/* A process's first ring: its libc looked at (heap_probes.h). */
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
 		c->rings++;
-		heap_probes_process(&c->heap, h->tgid, c->check.ck.report->out);
+		heap_probes_process(&c->heap, h->tgid);
 		/* its first SQPOLL ring: its liburing probed (sqpoll_probes.h) */
 		if (((const struct uc_ring_create *)data)->setup_flags & UC_SETUP_SQPOLL)
 			sqpoll_probes_process(&c->sqpoll, h->tgid, c->check.ck.report->out);
@@ -142,6 +151,7 @@ static int check_begin(void **state, struct uc_run *run)
 
 	*state = c;
 	c->attached = !run->spawned;
+	c->exe = run->exe;
 	dispatch_init(&c->check, run->rep);
 	heap_probes_setup(&c->heap);
 	sqpoll_probes_setup(&c->sqpoll);
@@ -151,17 +161,17 @@ static int check_begin(void **state, struct uc_run *run)
 	c->started = true;
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
-	/* Opt-in (--heap-probes): the uprobe on free() slows every call,
-	 * and beside fio at queue depth 1 the checker then fell behind its
-	 * stack store (docs/hazards.md, free-inflight). The allocation
-	 * probes (--heap-alloc-probes) triple a malloc+free pair's cost
-	 * under them (docs/benchmark.md): asked for apart. */
-	if ((o->heap_probes || o->heap_alloc_probes) &&
-	    (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT))) {
-		if (heap_probes_init(&c->heap, &c->sess))
-			fprintf(stderr, "uringcheck: note: no uprobe perf events on this kernel: "
-				"heap releases (free-inflight) are not judged\n");
-		else
+	/* free-inflight's uprobes, unless turned off (--heap-probes=no: each
+	 * free() then costs no trap) or free-inflight is not among
+	 * --hazards. Off or unavailable, every process that uses io_uring is
+	 * counted unjudged and told at the end (heap_probes_say). The
+	 * allocation probes (--heap-alloc-probes, which asks for the free
+	 * probes too) triple a malloc+free pair's cost under them
+	 * (docs/benchmark.md): asked for apart. */
+	if (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) {
+		if (!o->heap_probes && !o->heap_alloc_probes)
+			heap_probes_off(&c->heap, "turned off (--heap-probes=no)");
+		else if (!heap_probes_init(&c->heap, &c->sess))
 			heap_owner_begin(c, o);
 	}
 	/* Nothing is attached until a process makes an SQPOLL ring; nothing
@@ -234,7 +244,7 @@ static void attached_follow(struct check_mode *c, pid_t pid)
 	 * probed now (it will make no first ring). */
 	stacks_process_seen(&c->check.ck.stacks, pid);
 	c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
-	heap_probes_process(&c->heap, pid, stderr);
+	heap_probes_process(&c->heap, pid);
 }
 
 static int check_follow(void *state, pid_t pid)
@@ -247,7 +257,7 @@ static int check_follow(void *state, pid_t pid)
 	if (c->attached)
 		attached_follow(c, pid);
 	else
-		heap_probes_follow(&c->heap, pid, stderr);
+		heap_probes_follow(&c->heap, pid, c->exe);
 	return 0;
 }
 
@@ -323,6 +333,7 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			"known (SQPOLL, or a thread started before uringcheck "
 			"followed it): stack-inflight not judged for them\n", pid,
 			(unsigned long long)v[UC_STAT_STACK_UNKNOWN]);
+	heap_probes_say(&c->heap, rep->out, pid);
 	/* Said in each such finding too (kinds/free_inflight.c); a note, as
 	 * what is not judged: the findings themselves stand. */
 	if (ck->heap_unwatched)
@@ -463,7 +474,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 8 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 9 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -477,6 +488,8 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "stacks_overwritten", ck->stacks.overwritten };
 	out[n++] = (struct uc_json_counter){ "sqes_unanswered_at_attach", c->unanswered };
 	out[n++] = (struct uc_json_counter){ "stacks_file_unopened", ck->stacks.unopened };
+	out[n++] = (struct uc_json_counter){ "processes_heap_unjudged",
+					     heap_probes_unjudged(&c->heap) };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }

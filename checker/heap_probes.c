@@ -40,6 +40,8 @@
 
 #define HEAP_PROC_ATTACHED	1
 #define HEAP_PROC_LOOKED	2	/* its maps were looked at */
+#define HEAP_PROC_STATIC	4	/* the target's executable has no
+					 * interpreter: no libc.so.6 to probe */
 
 /*
  * Where to probe free. Its first instruction is single-stepped out of
@@ -134,28 +136,33 @@ void heap_probes_setup(struct heap_probes *hp)
 
 int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
 {
+	hp->judged = true;
 	hp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_heap_release")
 			       : bpf_program__fd(s->skel->progs.uc_heap_release);
 	if (uprobe_pmu(&hp->uprobe_type, &hp->retprobe_bit) || hp->prog_fd < 0) {
 		hp->prog_fd = -1;
+		hp->off_why = "unavailable (no uprobe perf events on this kernel)";
 		return -1;
 	}
 	return 0;
 }
 
 /* Probes free/realloc of @libc_path for process @pid (before its exec is
- * fine: the events follow it). A failure is told on @out. */
+ * fine: the events follow it). A failure is said in @why. */
 static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *libc_path,
-			      FILE *out)
+			      char *why, size_t len)
 {
 	struct heap_libc *l;
 	int err;
 
+	snprintf(why, len, "no uprobes");
 	if (hp->prog_fd < 0)
 		return -1;
 	l = libc_file(hp, libc_path);
-	if (!l)
+	if (!l) {
+		snprintf(why, len, "no free() found in %s", libc_path);
 		return -1;
+	}
 	err = attach_one(hp, l->path, l->off_free, false, pid, COOKIE_FREE);
 	if (!err && l->off_realloc) {
 		err = attach_one(hp, l->path, l->off_realloc, false, pid, COOKIE_REALLOC);
@@ -166,17 +173,11 @@ static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *lib
 		err = heap_alloc_probes_attach(&hp->alloc, hp->uprobe_type, hp->retprobe_bit,
 					       l->path, pid);
 	if (err == -ENOSPC) {
-		if (!hp->full_told && out)
-			fprintf(out, "uringcheck: note: heap releases judged in the first %u "
-				"processes only (probe table full)\n", hp->processes);
-		hp->full_told = true;
+		snprintf(why, len, "probe table full after %u processes", hp->processes);
 		return -1;
 	}
 	if (err) {
-		if (out)
-			fprintf(out, "uringcheck: note: cannot probe free() in %s for pid %d "
-				"(%s): heap releases (free-inflight) not judged there\n",
-				l->path, pid, strerror(-err));
+		snprintf(why, len, "%s", strerror(-err));
 		return -1;
 	}
 	hp->processes++;
@@ -266,48 +267,185 @@ static int system_libc(char *path, size_t len)
 	return 0;
 }
 
-void heap_probes_follow(struct heap_probes *hp, pid_t pid, FILE *out)
+/* Has the executable @exe no program interpreter (statically linked)? */
+static bool exe_static(const char *exe)
 {
-	char libc[PATH_MAX];
+	bool is_static = false;
+	size_t nph;
+	Elf *elf;
+	int fd;
+
+	if (!exe || elf_version(EV_CURRENT) == EV_NONE)
+		return false;
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && !elf_getphdrnum(elf, &nph)) {
+		is_static = true;
+		for (size_t i = 0; i < nph && is_static; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_INTERP)
+				is_static = false;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return is_static;
+}
+
+void heap_probes_follow(struct heap_probes *hp, pid_t pid, const char *exe)
+{
+	char libc[PATH_MAX], why[256];
 
 	if (hp->prog_fd < 0)
 		return;
+	/* A static target maps no libc.so.6: nothing to probe, and said so
+	 * even if it exits before its first ring is read. */
+	if (exe_static(exe)) {
+		proc_set(hp, pid, HEAP_PROC_STATIC);
+		return;
+	}
 	/* The target has not run yet: the libc it will map is this
 	 * program's, or the system's when this one is static (checked
 	 * again at its first ring). Probed now, before it runs: at its
-	 * first ring it may already be gone. */
+	 * first ring it may already be gone. A failure is counted there. */
 	if ((heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 ||
 	     system_libc(libc, sizeof(libc))) &&
-	    !heap_probes_attach(hp, pid, libc, out))
+	    !heap_probes_attach(hp, pid, libc, why, sizeof(why)))
 		proc_set(hp, pid, HEAP_PROC_ATTACHED);
 }
 
-void heap_probes_process(struct heap_probes *hp, uint32_t tgid, FILE *out)
+void heap_probes_off(struct heap_probes *hp, const char *why)
 {
-	char libc[PATH_MAX], other[NAME_MAX + 1];
+	hp->judged = true;
+	hp->off_why = why;
+}
+
+/* Process @tgid used io_uring and its heap releases are not judged. */
+static void unjudged(struct heap_probes *hp, enum heap_unjudged why, uint32_t tgid,
+		     const char *what)
+{
+	if (!hp->unjudged[why]++) {
+		hp->unjudged_pid[why] = tgid;
+		snprintf(hp->unjudged_what[why], sizeof(hp->unjudged_what[why]), "%s",
+			 what ? what : "");
+	}
+}
+
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
+{
+	char libc[PATH_MAX], other[NAME_MAX + 1], why[256];
 	uintptr_t bits;
 	int found;
 
-	if (hp->prog_fd < 0 || ((bits = proc_bits(hp, tgid)) & HEAP_PROC_LOOKED))
+	if (!hp->judged || ((bits = proc_bits(hp, tgid)) & HEAP_PROC_LOOKED))
 		return;
 	proc_set(hp, tgid, HEAP_PROC_LOOKED);
-	found = heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other));
-	if (found < 0)
-		return;		/* gone already: nothing more of it to judge */
-	if (!found) {
-		fprintf(out, "==%u==uringcheck: note: pid %u maps no glibc libc.so.6 (a "
-			"static binary or another libc): heap releases (free-inflight) "
-			"are not judged in it\n", tgid, tgid);
+	if (hp->off_why || hp->prog_fd < 0) {
+		unjudged(hp, HEAP_UNJUDGED_OFF, tgid, NULL);
 		return;
 	}
+	found = heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other));
+	if (found < 0) {
+		/* Gone already. The target was probed before it ran (but for
+		 * a static one); a process it forked is probed only here. */
+		if (bits & HEAP_PROC_STATIC)
+			unjudged(hp, HEAP_UNJUDGED_NO_GLIBC, tgid, NULL);
+		else if (!(bits & HEAP_PROC_ATTACHED))
+			unjudged(hp, HEAP_UNJUDGED_GONE, tgid, NULL);
+		return;
+	}
+	if (!found) {
+		unjudged(hp, HEAP_UNJUDGED_NO_GLIBC, tgid, NULL);
+		return;
+	}
+	/* glibc's free is still probed: its own chunks are judged. */
 	if (other[0])
-		fprintf(out, "==%u==uringcheck: note: pid %u maps %s: memory its "
-			"allocator hands out is not judged (free-inflight judges glibc's "
-			"malloc only)\n", tgid, tgid, other);
+		unjudged(hp, HEAP_UNJUDGED_ALLOCATOR, tgid, other);
 	/* Its own libc file, or a process the target forked. */
-	if (!(bits & HEAP_PROC_ATTACHED) || !heap_probes_attached(hp, libc))
-		if (!heap_probes_attach(hp, tgid, libc, out))
+	if (!(bits & HEAP_PROC_ATTACHED) || !heap_probes_attached(hp, libc)) {
+		if (!heap_probes_attach(hp, tgid, libc, why, sizeof(why)))
 			proc_set(hp, tgid, HEAP_PROC_ATTACHED);
+		else
+			unjudged(hp, HEAP_UNJUDGED_ATTACH, tgid, why);
+	}
+}
+
+void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid)
+{
+	uint64_t before = heap_probes_unjudged(hp);
+
+	if (!hp->judged || (proc_bits(hp, tgid) & HEAP_PROC_LOOKED))
+		return;
+	heap_probes_process(hp, tgid);
+	/* once a process, whatever the reason */
+	if (heap_probes_unjudged(hp) == before)
+		unjudged(hp, HEAP_UNJUDGED_SHARED, tgid, NULL);
+}
+
+uint64_t heap_probes_unjudged(const struct heap_probes *hp)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < HEAP_UNJUDGED__COUNT; i++)
+		n += hp->unjudged[i];
+	return n;
+}
+
+void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
+{
+	uint64_t n = heap_probes_unjudged(hp);
+	const char *sep = "";
+
+	if (!n)
+		return;
+	fprintf(out, "==%u==uringcheck: note: heap releases (free-inflight) not judged in "
+		"%llu process%s that used io_uring:", pid, (unsigned long long)n,
+		n == 1 ? "" : "es");
+	for (int i = 0; i < HEAP_UNJUDGED__COUNT; i++) {
+		unsigned long long k = hp->unjudged[i];
+		uint32_t p = hp->unjudged_pid[i];
+		const char *w = hp->unjudged_what[i];
+
+		if (!k)
+			continue;
+		fprintf(out, "%s ", sep);
+		sep = ";";
+		switch ((enum heap_unjudged)i) {
+		case HEAP_UNJUDGED_OFF:
+			fprintf(out, "%llu with the probes %s", k,
+				hp->off_why ? hp->off_why : "unavailable");
+			break;
+		case HEAP_UNJUDGED_NO_GLIBC:
+			fprintf(out, "%llu mapping no glibc libc.so.6 (a static binary or "
+				"another libc; pid %u)", k, p);
+			break;
+		case HEAP_UNJUDGED_ALLOCATOR:
+			fprintf(out, "%llu mapping another allocator (%s in pid %u: the "
+				"memory it hands out is not judged)", k, w, p);
+			break;
+		case HEAP_UNJUDGED_ATTACH:
+			fprintf(out, "%llu whose probes could not be attached (pid %u: %s)",
+				k, p, w);
+			break;
+		case HEAP_UNJUDGED_GONE:
+			fprintf(out, "%llu gone before they could be probed (exited before "
+				"the checker looked at them, as a forked process that makes a "
+				"ring and exits at once may; pid %u)", k, p);
+			break;
+		case HEAP_UNJUDGED_SHARED:
+			fprintf(out, "%llu submitting on a ring another process made "
+				"(inherited or received: a release near those requests is not "
+				"looked for; pid %u)", k, p);
+			break;
+		case HEAP_UNJUDGED__COUNT:
+			break;
+		}
+	}
+	fprintf(out, "\n");
 }
 
 void heap_probes_stop(struct heap_probes *hp)

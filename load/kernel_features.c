@@ -359,9 +359,16 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"judged (write, send from a read's buffer; a waiting read's channel "
 		"from io_uring_poll_arm/queue_async_work)" :
 		"not judged (the wait tracepoints do not take the request)");
-	fprintf(out, "  heap releases    with --heap-probes: glibc malloc's free/realloc (uprobes "
-		"on the target's libc.so.6); not judged: static binaries, other allocators "
-		"(jemalloc, tcmalloc, ...), custom pools; without it, none\n");
+	/* free-inflight's uprobes are perf events of this PMU
+	 * (checker/uprobe_events.c); without it every process is told unjudged. */
+	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK))
+		fprintf(out, "  heap releases    not judged: no uprobe perf events (each process "
+			"that uses io_uring is said and counted)\n");
+	else
+		fprintf(out, "  heap releases    active: glibc malloc's free/realloc (uprobes on "
+			"the target's libc.so.6; --heap-probes=no: off); said and counted as "
+			"not judged: static binaries, other allocators (jemalloc, tcmalloc, "
+			"...); never seen: custom pools\n");
 	fprintf(out, "  heap new owners  with --heap-alloc-probes: the glibc allocation call that "
 		"got a freed chunk back before its request ended, named in free-inflight "
 		"(uretprobes on malloc, calloc, realloc, memalign, posix_memalign, valloc, "

@@ -21,6 +21,9 @@
 #             (testsuite/static/tests.sh)
 #   golden    a fixed set of cases: text, JSON and SARIF byte for byte
 #             as recorded (testsuite/golden/tests.sh)
+#   heap      free-inflight's probes on by default; --heap-probes=no, a
+#             static target: not judged, one note, counted in --json
+#             (testsuite/heap/tests.sh)
 #   kinds     --list-kinds well formed; the same kinds and defaults in
 #             --help, README's table, the man page, and a run without
 #             --fail-on (testsuite/kinds/tests.sh)
@@ -377,6 +380,9 @@ fi
 
 # --- golden: the check mode's text, JSON and SARIF as recorded ---------------
 . testsuite/golden/tests.sh
+
+# --- heap: free-inflight's probes on by default, what they cannot judge said (testsuite/heap/tests.sh)
+. testsuite/heap/tests.sh
 
 # --- kinds: --list-kinds agrees with --help, the docs and what runs do -------
 . testsuite/kinds/tests.sh

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-probes match="free\(\) of heap chunk" */
+/* uringcheck-test: expect=free-inflight match="free\(\) of heap chunk" */
 /*
  * C++: a READ from an empty pipe into a new[]'d buffer owned by an object
  * is in flight when the object is destroyed (delete[] in its destructor):

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-probes match="free\(\) of heap chunk 0x[0-9a-f]+ \(4104 usable bytes\)" absent="handed out again|re-allocated at" */
+/* uringcheck-test: expect=free-inflight match="free\(\) of heap chunk 0x[0-9a-f]+ \(4104 usable bytes\)" absent="handed out again|re-allocated at" */
 /*
  * A READ from an empty pipe into a 4 KiB malloc() chunk is in flight
  * (poll armed: the copy happens when data arrives) when the chunk is

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-probes match="realloc\(\) moving heap chunk 0x[0-9a-f]+ \(4104 usable bytes\)" */
+/* uringcheck-test: expect=free-inflight match="realloc\(\) moving heap chunk 0x[0-9a-f]+ \(4104 usable bytes\)" */
 /*
  * A READ from an empty pipe into a 4 KiB malloc() chunk is in flight when
  * the program grows the buffer with realloc(). A chunk allocated right

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-probes match="realloc\(\) shrinking heap chunk .* 7160 bytes of it" */
+/* uringcheck-test: expect=free-inflight match="realloc\(\) shrinking heap chunk .* 7160 bytes of it" */
 /*
  * A READ of 8 KiB from an empty pipe into an 8 KiB malloc() chunk is in
  * flight when realloc() shrinks the chunk to 1 KiB. glibc shrinks it in

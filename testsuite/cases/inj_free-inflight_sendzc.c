@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=free-inflight options=--heap-probes match="free\(\) of heap chunk" */
+/* uringcheck-test: expect=free-inflight match="free\(\) of heap chunk" */
 /*
  * A SEND_ZC of a malloc()ed chunk: its first CQE (F_MORE) has come, but
  * the kernel still holds the pages until the notification CQE, which

@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=clean options=--heap-probes */
+/* uringcheck-test: expect=clean */
 /*
  * Look-alike of inj_free-inflight_malloc: a READ fills all of chunk A's
  * usable bytes (malloc_usable_size) while the chunks right before and

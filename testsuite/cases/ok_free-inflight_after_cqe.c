@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=clean options=--heap-probes */
+/* uringcheck-test: expect=clean */
 /*
  * Look-alike of inj_free-inflight_malloc: the READ into chunk A has
  * completed (its CQE is posted) when A is freed, before the program

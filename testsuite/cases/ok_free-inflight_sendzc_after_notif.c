@@ -1,4 +1,4 @@
-/* uringcheck-test: expect=clean options=--heap-probes */
+/* uringcheck-test: expect=clean */
 /*
  * Look-alike of inj_free-inflight_sendzc: the SEND_ZC's chunk is free()d
  * only after its notification CQE, when the kernel has let go of the

@@ -126,7 +126,7 @@ if want "static: C++ names demangled"; then
 	# __cxa_demangle linked in from libstdc++.a, not loaded: the
 	# destructor's frame (where delete frees the buffer) named as C++
 	# spells it, not _ZN6ReaderD...
-	"$SUC" --keep-warm=0 --heap-probes --log-file="$TMP/static.cxx.log" \
+	"$SUC" --keep-warm=0 --log-file="$TMP/static.cxx.log" \
 		"$BIN/inj_free-inflight_delete" >/dev/null 2>&1
 	if grep -qE '#[0-9]+ 0x[0-9a-f]+ in Reader::~Reader\(\) testsuite/cases/inj_free-inflight_delete.cc:' \
 		"$TMP/static.cxx.log"; then

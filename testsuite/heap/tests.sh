@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# free-inflight's uprobes are on by default; where heap releases are not
+# judged in a process that used io_uring, the run says so in one note at
+# its end and counts the processes (--json: processes_heap_unjudged).
+# The injections themselves are cases (testsuite/cases/*free-inflight*),
+# run without options. Sourced by testsuite/run.sh (pass, fail, want,
+# $UC, $BIN, $TMP).
+
+HEAP_NOTE='uringcheck: note: heap releases \(free-inflight\) not judged in'
+
+# heap_run NAME UC-OPTIONS... -- PROGRAM: runs it with a log and a JSON
+# file; sets heap_rc, heap_notes (note lines), heap_count (the counter)
+heap_run() {
+	local name=$1
+	shift
+	timeout 30 $UC --keep-warm=0 --log-file="$TMP/heap.$name.log" \
+		--json="$TMP/heap.$name.json" "$@" >"$TMP/heap.$name.out" 2>&1
+	heap_rc=$?
+	heap_notes=$(grep -cE "$HEAP_NOTE" "$TMP/heap.$name.log" 2>/dev/null)
+	heap_count=$(grep -o '"processes_heap_unjudged":[0-9]*' "$TMP/heap.$name.json" 2>/dev/null |
+		cut -d: -f2)
+	cat "$TMP/heap.$name.out" >>"$TMP/heap.$name.log" 2>/dev/null
+}
+
+if want "heap: on by default"; then
+	# the injection found with no option, nothing said unjudged, 0 counted
+	heap_run default -- "$BIN/inj_free-inflight_malloc"
+	if [ "$heap_rc" = 66 ] && grep -q 'ERROR: uringcheck: free-inflight:' "$TMP/heap.default.log" &&
+	   [ "$heap_notes" = 0 ] && [ "$heap_count" = 0 ]; then
+		pass "heap: on by default: free() under a READ found, no unjudged note, 0 counted"
+	else
+		fail "heap: on by default" "exit $heap_rc (want 66), notes $heap_notes (want 0), counted '$heap_count' (want 0)" "$TMP/heap.default.log"
+	fi
+fi
+
+if want "heap: look-alike"; then
+	# a free after the CQE, probes on: silent, and nothing said unjudged
+	heap_run lookalike -- "$BIN/ok_free-inflight_after_cqe"
+	if [ "$heap_rc" = 0 ] && ! grep -q 'uringcheck: free-inflight' "$TMP/heap.lookalike.log" &&
+	   [ "$heap_notes" = 0 ] && [ "$heap_count" = 0 ]; then
+		pass "heap: look-alike (free after the CQE) silent, no unjudged note, 0 counted"
+	else
+		fail "heap: look-alike" "exit $heap_rc, notes $heap_notes, counted '$heap_count'" "$TMP/heap.lookalike.log"
+	fi
+fi
+
+if want "heap: opted out"; then
+	# --heap-probes=no, and its sanitizer form: the same injection not
+	# judged, said once and counted
+	heap_run optout --heap-probes=no -- "$BIN/inj_free-inflight_malloc"
+	rc1=$heap_rc n1=$heap_notes c1=$heap_count
+	URINGCHECK_OPTIONS=heap_probes=0 heap_run optenv -- "$BIN/inj_free-inflight_malloc"
+	if [ "$rc1" = 0 ] && [ "$n1" = 1 ] && [ "$c1" = 1 ] &&
+	   grep -qE "$HEAP_NOTE 1 process that used io_uring: 1 with the probes turned off \(--heap-probes=no\)$" \
+		"$TMP/heap.optout.log" &&
+	   ! grep -q 'uringcheck: free-inflight' "$TMP/heap.optout.log" &&
+	   [ "$heap_rc" = 0 ] && [ "$heap_notes" = 1 ] && [ "$heap_count" = 1 ]; then
+		pass "heap: opted out (--heap-probes=no, heap_probes=0): not judged, one note, 1 counted"
+	else
+		cat "$TMP/heap.optenv.log" >>"$TMP/heap.optout.log" 2>/dev/null
+		fail "heap: opted out" "exit $rc1/$heap_rc (want 0), notes $n1/$heap_notes (want 1), counted '$c1'/'$heap_count' (want 1)" "$TMP/heap.optout.log"
+	fi
+fi
+
+if want "heap: not among --hazards"; then
+	# the kind not asked for: neither judged nor told of
+	heap_run hazards --hazards=overlap --heap-probes=no -- "$BIN/inj_free-inflight_malloc"
+	if [ "$heap_rc" = 0 ] && [ "$heap_notes" = 0 ] && [ "$heap_count" = 0 ]; then
+		pass "heap: free-inflight not among --hazards: no unjudged note, 0 counted"
+	else
+		fail "heap: not among --hazards" "exit $heap_rc, notes $heap_notes, counted '$heap_count'" "$TMP/heap.hazards.log"
+	fi
+fi
+
+if want "heap: static target"; then
+	# a statically linked target maps no libc.so.6: said and counted
+	if ${CC:-cc} -O2 -g -Wall -static -Itestsuite/cases -o "$TMP/heap_static" \
+		testsuite/cases/inj_free-inflight_malloc.c -l:liburing.a -lpthread \
+		>"$TMP/heap.static.cc" 2>&1; then
+		heap_run static -- "$TMP/heap_static"
+		if [ "$heap_rc" = 0 ] && [ "$heap_notes" = 1 ] && [ "$heap_count" = 1 ] &&
+		   grep -qE "$HEAP_NOTE 1 process .*1 mapping no glibc libc\.so\.6 \(a static binary" \
+			"$TMP/heap.static.log"; then
+			pass "heap: static target: not judged, one note, 1 counted"
+		else
+			fail "heap: static target" "exit $heap_rc, notes $heap_notes, counted '$heap_count'" "$TMP/heap.static.log"
+		fi
+	else
+		fail "heap: static target" "cannot build a static test program (liburing.a?)" "$TMP/heap.static.cc"
+	fi
+fi
+
+if want "heap: inherited ring"; then
+	# a forked child frees a chunk under a READ on its parent's ring:
+	# not looked for, said and counted
+	if ${CC:-cc} -O2 -g -Wall -o "$TMP/heap_inherited" testsuite/heap/inherited_ring.c \
+		-luring >"$TMP/heap.inherited.cc" 2>&1; then
+		heap_run inherited -- "$TMP/heap_inherited"
+		if [ "$heap_rc" = 0 ] && [ "$heap_notes" = 1 ] && [ "$heap_count" = 1 ] &&
+		   grep -qE "$HEAP_NOTE 1 process .*1 submitting on a ring another process made" \
+			"$TMP/heap.inherited.log"; then
+			pass "heap: a child submitting on its parent's ring: not judged, one note, 1 counted"
+		else
+			fail "heap: inherited ring" "exit $heap_rc, notes $heap_notes, counted '$heap_count'" "$TMP/heap.inherited.log"
+		fi
+	else
+		fail "heap: inherited ring" "cannot build testsuite/heap/inherited_ring.c" "$TMP/heap.inherited.cc"
+	fi
+fi
+
+if want "heap: bad value"; then
+	$UC --heap-probes=maybe true >/dev/null 2>"$TMP/heap.bad.err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q -- '--heap-probes=maybe: takes no value, or yes/no' "$TMP/heap.bad.err"; then
+		pass "heap: --heap-probes=maybe refused (exit 2, yes/no named)"
+	else
+		fail "heap: bad value" "exit $rc (want 2)" "$TMP/heap.bad.err"
+	fi
+fi
