@@ -928,6 +928,46 @@ if want "stacks: --stack-size=0"; then
 		fail "stacks: --stack-size=0" "stacks printed or no sentence" "$TMP/st.0.log"
 	fi
 fi
+# Learned copy bounds (checker/stack_bounds.h): one call site, the same
+# sp, reached through two callers with frames of one size, 300 ms apart
+# (the bound learned from the first capture before the next). Each
+# report names the caller that really submitted, at its line; the later
+# captures were copied up to the bound (stacks_bounded), and with
+# --full-stacks none is, with the same frames.
+if want "stacks: one call site, other callers"; then
+	CH=$S/stack_chains.c
+	ok=yes
+	for mode in learned full; do
+		opt=; [ $mode = full ] && opt=--full-stacks
+		$UC $opt --log-file="$TMP/st.ch.$mode.log" --json="$TMP/st.ch.$mode.json" \
+			.output/stacks/stack_chains >/dev/null 2>&1
+		for w in a1 b a2; do
+			f=via_a; [ $w = b ] && f=via_b
+			grep -q "#[0-9]* 0x[0-9a-f]* in main $CH:$(site $CH $w)\$" "$TMP/st.ch.$mode.log" ||
+				{ ok="no: main at SITE:$w ($mode)"; break 2; }
+		done
+		# a caller is never shown called from the other's line
+		if grep -B1 "in main $CH:$(site $CH b)\$" "$TMP/st.ch.$mode.log" | grep -q ' in via_a ' ||
+		   grep -B1 -E "in main $CH:($(site $CH a1)|$(site $CH a2))\$" "$TMP/st.ch.$mode.log" |
+		   grep -q ' in via_b '; then
+			ok="no: a caller shown under the other's call ($mode)"; break
+		fi
+		python3 - "$TMP/st.ch.$mode.json" $mode <<'PY' 2>>"$TMP/st.ch.$mode.log" || { ok="no: counters ($mode)"; break; }
+import json, sys
+c = json.load(open(sys.argv[1]))["summary"]["counters"]
+if sys.argv[2] == "learned":
+    assert c["stack_bounds_installed"] >= 1 and c["stacks_bounded"] >= 2, c
+else:
+    assert c["stack_bounds_installed"] == 0 and c["stacks_bounded"] == 0, c
+assert c["stacks_cut_short"] == 0, c
+PY
+	done
+	if [ "$ok" = yes ]; then
+		pass "stacks: one call site, other callers: each report names its own caller (bounded copies, and --full-stacks)"
+	else
+		fail "stacks: one call site, other callers" "$ok" "$TMP/st.ch.$mode.log"
+	fi
+fi
 if want "stacks: beside a busy instance"; then
 	# Instances side by side share one set of programs, each its own
 	# stack store (bpf/stacks.bpf.h): a busy one (forked_randrw, an
