@@ -87,11 +87,14 @@ void stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, u
 		p->hashes = xrealloc(p->hashes, p->cap * sizeof(*p->hashes));
 	}
 	p->hashes[p->n++] = h;
-	/* Only an unwind that ended where the stack does (or had all the
-	 * frames a report prints) shows what the site needs; one that
-	 * stopped at an error (a module not known yet, the copy too short)
-	 * leaves the site copied whole. */
-	if (!info->complete || info->ran_out)
+	/* Only an unwind that ended where the stack does shows what the
+	 * site needs: then another chain reaching the same ip and sp ends
+	 * at the same outermost frames (the top of its stack does not
+	 * move). One that stopped at an error (a module not known yet, the
+	 * copy too short) or at the 32 frames a report prints leaves the
+	 * site copied whole: fewer, larger frames at the same sp would need
+	 * more. */
+	if (!info->outermost || info->ran_out)
 		return;
 	bound = (info->need + UC_BOUND_MARGIN + 63) & ~(uint64_t)63;
 	/* Below the copy it learned from, which stopped at the stack's end:

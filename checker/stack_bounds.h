@@ -3,12 +3,14 @@
  * Learned copy bounds: how much of the stack each call site's unwind
  * needs, so that the BPF side copies that much, not --stack-size bytes
  * (bpf/stacks.bpf.h, stack_bounds). The first capture of each (process,
- * ip, sp) is unwound as it arrives; if that unwind was whole (it reached
- * the outermost frame, or UC_MAX_FRAMES) and read less than the copy,
- * the bytes it read plus UC_BOUND_MARGIN become that site's bound. The
- * same ip and sp mean the same callers' frame sizes in all but odd cases
- * (a deeper chain whose frames sum to the same depth); those lose outer
- * frames, never show wrong ones, and the report says so (docs/stacks.md).
+ * ip, sp) is unwound as it arrives; if that unwind reached the outermost
+ * frame and read less than the copy, the bytes it read plus
+ * UC_BOUND_MARGIN become that site's bound. With the same ip and sp on
+ * the same stack, any chain ends at the same outermost frames (the
+ * stack's top does not move): only a stack whose top differs at the
+ * same sp (a coroutine stack of another size over the same memory)
+ * needs more. Such a stack loses outer frames, never shows wrong ones,
+ * and the report says so (docs/stacks.md).
  */
 #ifndef UC_STACK_BOUNDS_H
 #define UC_STACK_BOUNDS_H

@@ -103,6 +103,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 struct collect {
 	uint64_t *pcs;
 	int n, max;
+	bool full;			/* stopped at @max frames */
 };
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -120,7 +121,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * legitimately. A looping unwind (bogus frame pointers) just
 	 * fills @max. */
 	c->pcs[c->n++] = pc;
-	return c->n < c->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+	c->full = c->n >= c->max;
+	return c->full ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 int uc_unwind(struct uc_maps *m, const struct uc_user_regs *regs,
@@ -167,13 +169,13 @@ int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
 	/* Ends with an error at the first frame that cannot be unwound
 	 * (stack copy exhausted, no CFI, pc outside every module): what
 	 * was collected until then is the answer. 0: the outermost frame
-	 * was reached (its return address undefined); 1: frame_cb stopped
-	 * it (@max frames, or a zero return address). */
+	 * was reached (its return address undefined); DWARF_CB_ABORT:
+	 * frame_cb stopped it (@max frames, or a zero return address). */
 	rc = dwfl_getthread_frames(dw->dwfl, thread_tid(dw), frame_cb, &c);
 	if (info) {
 		info->need = dw->stack_need;
 		info->ran_out = dw->ran_out;
-		info->complete = rc != -1;
+		info->outermost = rc == 0 || (rc == DWARF_CB_ABORT && !c.full);
 	}
 	dw->regs = NULL;
 	dw->stack = NULL;

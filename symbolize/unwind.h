@@ -72,8 +72,9 @@ struct uc_unwind_info {
 	size_t need;		/* bytes from sp up to its highest word read */
 	bool ran_out;		/* it read above the copy, below
 				 * UC_STACK_COPY_MAX: the stack went on */
-	bool complete;		/* it ended at the outermost frame or at
-				 * @max frames, not at an error; a read
+	bool outermost;		/* it ended at the outermost frame (an
+				 * undefined or zero return address), not
+				 * at an error or at @max frames; a read
 				 * that failed can also end it so: only
 				 * with !ran_out is it the stack's end */
 };

@@ -333,15 +333,15 @@ static void check_need(struct uc_maps *m, const struct uct_record *r, const char
 	uc_print_capture(f2, m, &r->regs, r->stack, fi.need, &o2);
 	fclose(f);
 	fclose(f2);
-	if (fi.complete && !fi.ran_out && fi.need > 0 && fi.need <= r->stack_len && same &&
-	    ni.complete && !ni.ran_out && ni.need == fi.need && ns > 0 && ns < nf &&
+	if (fi.outermost && !fi.ran_out && fi.need > 0 && fi.need <= r->stack_len && same &&
+	    ni.outermost && !ni.ran_out && ni.need == fi.need && ns > 0 && ns < nf &&
 	    si.ran_out && cut == 1 && strstr(buf, "(stack cut: its copy ended at the ") &&
 	    cut2 == 0 && !strstr(buf2, "stack cut"))
 		pass("%s unwind need (%zu of %zu bytes read, %d frames; 8 fewer: %d, cut said)",
 		     tag, fi.need, r->stack_len, nf, ns);
 	else
-		fail("%s unwind need: full %d complete %d ran_out %d need %zu/%zu; at need %d "
-		     "same %d; 8 fewer %d ran_out %d; cut %d/%d\n%s", tag, nf, fi.complete,
+		fail("%s unwind need: full %d outermost %d ran_out %d need %zu/%zu; at need %d "
+		     "same %d; 8 fewer %d ran_out %d; cut %d/%d\n%s", tag, nf, fi.outermost,
 		     fi.ran_out, fi.need, r->stack_len, nn, same, ns, ns > 0 && si.ran_out,
 		     cut, cut2, buf);
 	free(buf);
