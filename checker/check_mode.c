@@ -313,9 +313,9 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			       "is in a mount namespace uringcheck does not share: run "
 			       "uringcheck in it)", (unsigned long long)ck->stacks.unopened);
 	if (ck->stacks.bounds.cut_short)
-		report_warning(rep, pid, "%llu stacks printed cut short: a deeper call chain "
-			       "reached a call site whose copy was bounded by what an earlier "
-			       "capture there needed (--full-stacks copies whole stacks)",
+		report_warning(rep, pid, "%llu stacks printed cut short: their copy ended at the "
+			       "bound learned at the same ip and sp, and their stack went on "
+			       "further (--full-stacks copies whole stacks)",
 			       (unsigned long long)ck->stacks.bounds.cut_short);
 	if (ck->model.ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",

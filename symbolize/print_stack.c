@@ -94,7 +94,7 @@ int uc_print_capture(FILE *out, struct uc_maps *m,
 	int lines = uc_print_stack(out, m, pcs, n, opts);
 	bool cut = opts && opts->copy_cut && info.ran_out;
 	/* A copy bounded by what an earlier capture of the same ip and sp
-	 * needed, reached by a deeper call chain: the frames shown are
+	 * needed, on a stack that goes on further: the frames shown are
 	 * this call's, the outer ones were not copied. */
 	if (cut)
 		fprintf(out, "    (stack cut: its copy ended at the %zu bytes this call "
