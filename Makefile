@@ -441,7 +441,8 @@ $(OUTPUT)/loss/%: testsuite/loss/%.c | $(OUTPUT)/loss
 
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
-	overlap_static stack_lib overlap_stripped held_overlap)
+	overlap_static stack_lib overlap_stripped held_overlap stack_chains \
+	stack_cut)
 all: $(STACKPROGS)
 $(OUTPUT)/stacks:
 	@mkdir -p $@
@@ -469,6 +470,12 @@ $(OUTPUT)/stacks/overlap_stripped: $(STACK_SRC) | $(OUTPUT)/stacks
 	@objcopy --strip-debug --strip-unneeded $@.full $@
 	@rm -f $@.full
 $(OUTPUT)/stacks/held_overlap: testsuite/stacks/held_overlap.c | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
+$(OUTPUT)/stacks/stack_chains: testsuite/stacks/stack_chains.c | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
+$(OUTPUT)/stacks/stack_cut: testsuite/stacks/stack_cut.c | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks

@@ -306,6 +306,30 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
+/*
+ * Per call site, how many bytes of its copy the unwind needs (struct
+ * uc_stack_bound_key in uringcheck.h; user space learns and installs
+ * them, checker/stack_bounds.c). At fio's iodepth 1 the 8 KiB copy into
+ * a cold slot of the store was most of a capture's cost; the unwind
+ * there reads a fraction of it. LRU: an evicted site is copied whole
+ * and learned again. Shared by every session (the key has the session).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uc_stack_bound_key);
+	__type(value, __u32);
+} stack_bounds SEC(".maps");
+
+/* capture_stack lies on sys_enter's deepest call chain (6.1: 512 bytes
+ * for a chain): the key lives in a per-CPU slot, not on the stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uc_stack_bound_key);
+} bound_key_scratch SEC(".maps");
+
 /* The fallback copy of a capture, a 1 KiB piece a step. The context does
  * not change from step to step (but to note how far it got), so the
  * verifier checks the step once: as a bounded loop it walked all eight
@@ -344,7 +368,7 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	struct uc_session_cfg *cfg = session_cfg(sid);
 	__u64 sp, end = 0, id, *cursor;
 	struct uc_stack *st;
-	__u32 len, off = 0, slot;
+	__u32 len, off = 0, slot, slot0 = 0;
 	void *store;
 
 	if (!cfg || !cfg->stack_bytes)
@@ -375,12 +399,35 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	st->regs[5] = UC_REG(regs, r13);
 	st->regs[6] = UC_REG(regs, r14);
 	st->regs[7] = UC_REG(regs, r15);
+	/* The part this call site's unwind needs, if learned: user space
+	 * installs a bound only below that capture's length, which stopped
+	 * at the stack's end, so the VMA lookup is not needed then (a read
+	 * that faults anyway falls back to the pieces below). */
+	st->flags = 0;
+	{
+		struct uc_stack_bound_key *k = bpf_map_lookup_elem(&bound_key_scratch, &slot0);
+		__u32 *bound = NULL;
+
+		if (k) {
+			k->session = sid;
+			k->tgid = tgid;
+			k->ip = st->regs[0];
+			k->sp = sp;
+			bound = bpf_map_lookup_elem(&stack_bounds, k);
+		}
+		if (bound && *bound < len) {
+			len = *bound;
+			st->flags = UC_STACK_CUT;
+			goto copy;
+		}
+	}
 	/* Stop at the stack's end when the VMA can be looked up (it needs
 	 * the mmap lock, taken only if free); either way copy in pieces,
 	 * since one faulting page fails a whole read. */
 	bpf_find_vma(task, sp, vma_end_cb, &end, 0);
 	if (end > sp && end - sp < len)
 		len = end - sp;
+copy:
 	if (len > UC_STACK_BYTES)
 		len = UC_STACK_BYTES;
 	/* One read: every page from sp to the stack's top has been used by
@@ -403,7 +450,6 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	}
 done:
 	st->len = off;	/* 0: the registers alone still give frame #0 */
-	st->pad = 0;
 	asm volatile("" ::: "memory");
 	*(volatile __u64 *)&st->id = id;
 	return id;

@@ -542,8 +542,26 @@ struct uc_stack {
 	__u64 id;
 	__u64 regs[8];
 	__u32 len;
-	__u32 pad;
+	__u32 flags;		/* UC_STACK_CUT */
 	__u8 data[UC_STACK_BYTES];
+};
+
+/*
+ * A capture's copy is cut short where its call site's unwind needed no
+ * more (stack_bounds): user space unwinds the first capture of each
+ * (session, process, ip, sp) it sees and installs the bytes that unwind
+ * read, plus a margin. Only a length: every byte copied is still the
+ * submitting call's own, so a cut stack is the right stack or a
+ * shorter one, never another call's. UC_STACK_CUT says the copy stopped
+ * at such a bound (before the stack's end and --stack-size); an unwind
+ * that then runs off the copy says so in the report (docs/stacks.md).
+ */
+#define UC_STACK_CUT		1
+struct uc_stack_bound_key {
+	__u32 session;
+	__u32 tgid;
+	__u64 ip;
+	__u64 sp;
 };
 
 /* One file-backed mapping, sent for a process before its first stack so

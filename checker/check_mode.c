@@ -97,6 +97,13 @@ static const struct uc_stack *stack_slot(void *sess, uint32_t index)
 	return session_stack_slot(sess, index);
 }
 
+static int stack_bound(void *sess, const struct uc_stack_bound_key *k, uint32_t bound)
+{
+	struct uc_stack_bound_key key = *k;
+
+	return session_stack_bound(sess, &key, bound);
+}
+
 static void on_event(void *arg, const void *data, size_t size)
 {
 	struct check_mode *c = arg;
@@ -161,6 +168,10 @@ static int check_begin(void **state, struct uc_run *run)
 	c->started = true;
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
+	/* Copies as long as each call site needs (stack_bounds.h). */
+	if (o->stack_size && !o->full_stacks)
+		stack_bounds_attach(&c->check.ck.stacks.bounds, stack_bound, &c->sess,
+				    c->sess.slot);
 	/* free-inflight's uprobes, unless turned off (--heap-probes=no: each
 	 * free() then costs no trap) or free-inflight is not among
 	 * --hazards. Off or unavailable, every process that uses io_uring is
@@ -350,6 +361,11 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			       "process mapped could not be opened (it had exited, and the file "
 			       "is in a mount namespace uringcheck does not share: run "
 			       "uringcheck in it)", (unsigned long long)ck->stacks.unopened);
+	if (ck->stacks.bounds.cut_short)
+		report_warning(rep, pid, "%llu stacks printed cut short: their copy ended at the "
+			       "bound learned at the same ip and sp, and their stack went on "
+			       "further (--full-stacks copies whole stacks)",
+			       (unsigned long long)ck->stacks.bounds.cut_short);
 	if (ck->model.ranges_missing)
 		report_warning(rep, pid, "%llu iovec ranges lost in transit (not checked)",
 			       (unsigned long long)ck->model.ranges_missing);
@@ -474,7 +490,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 9 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 12 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -490,6 +506,9 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "stacks_file_unopened", ck->stacks.unopened };
 	out[n++] = (struct uc_json_counter){ "processes_heap_unjudged",
 					     heap_probes_unjudged(&c->heap) };
+	out[n++] = (struct uc_json_counter){ "stack_bounds_installed", ck->stacks.bounds.installed };
+	out[n++] = (struct uc_json_counter){ "stacks_cut_short", ck->stacks.bounds.cut_short };
+	out[n++] = (struct uc_json_counter){ "stacks_bounded", ck->stacks.bounds.bounded };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }
@@ -512,6 +531,8 @@ static void check_free(void *state)
 	sqpoll_probes_free(&c->sqpoll);
 	if (c->all)
 		session_take_all(&c->sess, false);
+	/* Its bounds out of the shared table while it is reachable. */
+	stack_bounds_clear(&c->check.ck.stacks.bounds);
 	if (c->started)
 		session_stop(&c->sess);
 	dispatch_free(&c->check);

@@ -104,6 +104,11 @@ bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq);
  * uringcheck.h, bpf/stacks.bpf.h); its window of slots is mapped on
  * first use. NULL if it cannot be. */
 const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index);
+/* Installs @bound as the copy bound of call site @k (its session made
+ * this session's), 0: removes it (bpf/stacks.bpf.h, stack_bounds).
+ * 0 on success. */
+struct uc_stack_bound_key;
+int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k, uint32_t bound);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 void session_stop(struct uc_session *s);
 /*

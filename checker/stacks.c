@@ -27,6 +27,7 @@ struct uc_capture {
 	bool site_known;
 	uint64_t id;
 	bool in_store;			/* bytes not copied yet (materialize) */
+	bool cut;			/* copy stopped at a learned bound */
 };
 
 /* Mappings the BPF side sent for a process, until its next stack. */
@@ -42,6 +43,7 @@ void stacks_init(struct uc_stacks *s)
 	u64map_init(&s->pending_maps);
 	u64map_init(&s->capture_maps);
 	s->maps = uc_maps_cache_new();
+	stack_bounds_init(&s->bounds);
 }
 
 static void capture_free(struct uc_capture *c)
@@ -86,6 +88,7 @@ void stacks_free(struct uc_stacks *s)
 	u64map_each(&s->capture_maps, free_pending_cb, NULL);
 	u64map_free(&s->capture_maps);
 	free(s->lazy);
+	stack_bounds_free(&s->bounds);
 	uc_maps_cache_free(s->maps);
 }
 
@@ -229,6 +232,25 @@ void stacks_attach_store(struct uc_stacks *s,
 	s->cursor = cursor;
 }
 
+/*
+ * The first capture of a call site (process, ip, sp) is unwound now, to
+ * learn how much of the copy its unwind reads (stack_bounds.h): later
+ * captures there copy that much. A capture cut at such a bound is not
+ * learned from (it cannot show that the site needs more).
+ */
+static void learn_bound(struct uc_stacks *s, struct uc_capture *c)
+{
+	struct uc_unwind_info info;
+	uint64_t pcs[UC_MAX_FRAMES];
+
+	if (c->cut || !c->maps ||
+	    !stack_bounds_wanted(&s->bounds, c->tgid, c->regs.ip, c->regs.sp) ||
+	    !materialize(s, c))
+		return;
+	uc_unwind_info(c->maps, &c->regs, c->data, c->len, pcs, UC_MAX_FRAMES, &info);
+	stack_bounds_learn(&s->bounds, c->tgid, c->regs.ip, c->regs.sp, c->len, &info);
+}
+
 void stacks_fetch(struct uc_stacks *s, uint64_t id)
 {
 	const struct uc_stack *st;
@@ -249,6 +271,8 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	c->id = id;
 	c->tgid = st->hdr.tgid;
 	memcpy(&c->regs, st->regs, sizeof(c->regs));
+	c->cut = st->flags & UC_STACK_CUT;
+	s->bounds.bounded += c->cut;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&st->id, __ATOMIC_RELAXED) != id) {
 		free(c);
@@ -290,6 +314,7 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	}
 	c->maps = m ? uc_maps_ref(m) : NULL;
 	u64map_put(&s->by_id, id, c);
+	learn_bound(s, c);
 }
 
 void stacks_ref(struct uc_stacks *s, uint64_t id)
@@ -324,6 +349,7 @@ void stacks_process_forked(struct uc_stacks *s, uint32_t parent, uint32_t child)
 void stacks_process_changed(struct uc_stacks *s, uint32_t tgid, int exited)
 {
 	/* Captures keep their own snapshot references. */
+	stack_bounds_forget(&s->bounds, tgid);
 	if (exited) {
 		uc_maps_cache_forget(s->maps, tgid);
 		pending_free(u64map_del(&s->capture_maps, tgid));
@@ -409,9 +435,13 @@ void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)
 	}
 	{
 		int unopened = 0;
-		struct uc_print_opts o = { .unopened = &unopened };
+		int cut_short = 0;
+		struct uc_print_opts o = { .unopened = &unopened, .copy_cut = c->cut,
+					   .cut_short = &cut_short };
 
 		uc_print_capture(out, c->maps, &c->regs, c->data, c->len, &o);
 		s->unopened += unopened;
+		if (cut_short)
+			stack_bounds_ran_off(&s->bounds, c->tgid, c->regs.ip, c->regs.sp);
 	}
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "u64map.h"
+#include "stack_bounds.h"
 
 struct uc_maps_cache;
 
@@ -32,6 +33,7 @@ struct uc_stacks {
 	const uint64_t *cursor;		/* ... captures taken so far */
 	uint64_t *lazy;			/* ids not copied yet, oldest first */
 	size_t lazy_head, nlazy, lazy_cap;
+	struct uc_stack_bounds bounds;	/* copy bounds learned per site */
 };
 
 struct uc_stack;

@@ -26,6 +26,10 @@ struct uc_dw {
 	const struct uc_user_regs *regs;
 	const unsigned char *stack;
 	size_t stack_len;
+	/* What this unwind read of the copy: the end of its highest word
+	 * (from sp), and whether it read above the copy (unwind.h). */
+	size_t stack_need;
+	bool ran_out;
 	/* Demangled names made by symbolize.c, keyed by the mangled
 	 * string's address (stable: it lives in the debug data). */
 	struct uc_dw_name { const char *key; char *val; } *names;

@@ -84,13 +84,25 @@ int uc_print_capture(FILE *out, struct uc_maps *m,
 		     size_t len, const struct uc_print_opts *opts)
 {
 	uint64_t pcs[UC_MAX_FRAMES];
-	int n = m && regs ? uc_unwind(m, regs, stack, len, pcs, UC_MAX_FRAMES)
+	struct uc_unwind_info info = { 0 };
+	int n = m && regs ? uc_unwind_info(m, regs, stack, len, pcs, UC_MAX_FRAMES, &info)
 			  : 0;
 	if (n <= 0 && regs) {
 		pcs[0] = regs->ip;
 		n = 1;
 	}
-	return uc_print_stack(out, m, pcs, n, opts);
+	int lines = uc_print_stack(out, m, pcs, n, opts);
+	bool cut = opts && opts->copy_cut && info.ran_out;
+	/* A copy bounded by what an earlier capture of the same ip and sp
+	 * needed, on a stack that goes on further: the frames shown are
+	 * this call's, the outer ones were not copied. */
+	if (cut)
+		fprintf(out, "    (stack cut: its copy ended at the %zu bytes this call "
+			"site's unwind needed before; outer frames not captured, "
+			"--full-stacks copies them)\n", len);
+	if (opts && opts->cut_short)
+		*opts->cut_short = cut;
+	return lines;
 }
 
 void uc_print_no_stack(FILE *out, const char *reason)

@@ -35,6 +35,11 @@ struct uc_print_opts {
 	/* If not NULL, set to 1 when a frame's file could not be opened
 	 * (the note below was printed), else 0. */
 	int *unopened;
+	/* The copy was cut at the bytes its call site needed before
+	 * (UC_STACK_CUT): if the unwind ran off it, a note says so and
+	 * *@cut_short (if not NULL) is set to 1. */
+	int copy_cut;
+	int *cut_short;
 };
 
 /* Prints the frames of @pcs (from uc_unwind) symbolized in @m (may be

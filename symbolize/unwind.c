@@ -56,8 +56,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	if (addr >= sp && dw->stack_len >= 8 &&
 	    addr - sp <= dw->stack_len - 8) {
 		memcpy(result, dw->stack + (addr - sp), 8);
+		if (addr - sp + 8 > dw->stack_need)
+			dw->stack_need = addr - sp + 8;
 		return true;
 	}
+	/* Above the copy but where a longer one would have reached: the
+	 * stack went on past what was copied. */
+	if (addr >= sp + dw->stack_len && addr - sp < UC_STACK_COPY_MAX)
+		dw->ran_out = true;
 	/* Outside the copy: only read-only file contents are known. */
 	uint64_t v;
 	if (uc_maps_read(dw->maps, addr, &v, sizeof(v))) {
@@ -97,6 +103,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 struct collect {
 	uint64_t *pcs;
 	int n, max;
+	bool full;			/* stopped at @max frames */
 };
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -114,12 +121,24 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * legitimately. A looping unwind (bogus frame pointers) just
 	 * fills @max. */
 	c->pcs[c->n++] = pc;
-	return c->n < c->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+	c->full = c->n >= c->max;
+	return c->full ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 int uc_unwind(struct uc_maps *m, const struct uc_user_regs *regs,
 	      const void *stack, size_t len, uint64_t *pcs, int max)
 {
+	return uc_unwind_info(m, regs, stack, len, pcs, max, NULL);
+}
+
+int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
+		   const void *stack, size_t len, uint64_t *pcs, int max,
+		   struct uc_unwind_info *info)
+{
+	int rc;
+
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!m || !regs || (!pcs && max > 0)) {
 		errno = EINVAL;
 		return -1;
@@ -144,11 +163,20 @@ int uc_unwind(struct uc_maps *m, const struct uc_user_regs *regs,
 	dw->regs = regs;
 	dw->stack = stack;
 	dw->stack_len = stack ? len : 0;
+	dw->stack_need = 0;
+	dw->ran_out = false;
 	struct collect c = { .pcs = pcs, .max = max };
 	/* Ends with an error at the first frame that cannot be unwound
 	 * (stack copy exhausted, no CFI, pc outside every module): what
-	 * was collected until then is the answer. */
-	dwfl_getthread_frames(dw->dwfl, thread_tid(dw), frame_cb, &c);
+	 * was collected until then is the answer. 0: the outermost frame
+	 * was reached (its return address undefined); DWARF_CB_ABORT:
+	 * frame_cb stopped it (@max frames, or a zero return address). */
+	rc = dwfl_getthread_frames(dw->dwfl, thread_tid(dw), frame_cb, &c);
+	if (info) {
+		info->need = dw->stack_need;
+		info->ran_out = dw->ran_out;
+		info->outermost = rc == 0 || (rc == DWARF_CB_ABORT && !c.full);
+	}
 	dw->regs = NULL;
 	dw->stack = NULL;
 	dw->stack_len = 0;

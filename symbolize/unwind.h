@@ -28,6 +28,7 @@
 #ifndef UC_UNWIND_H
 #define UC_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,5 +66,22 @@ struct uc_user_regs {
  */
 int uc_unwind(struct uc_maps *m, const struct uc_user_regs *regs,
 	      const void *stack, size_t len, uint64_t *pcs, int max);
+
+/* What an unwind used of its copy (uc_unwind_info). */
+struct uc_unwind_info {
+	size_t need;		/* bytes from sp up to its highest word read */
+	bool ran_out;		/* it read above the copy, below
+				 * UC_STACK_COPY_MAX: the stack went on */
+	bool outermost;		/* it ended at the outermost frame (an
+				 * undefined or zero return address), not
+				 * at an error or at @max frames; a read
+				 * that failed can also end it so: only
+				 * with !ran_out is it the stack's end */
+};
+
+/* uc_unwind, also saying what it used (@info may be NULL). */
+int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
+		   const void *stack, size_t len, uint64_t *pcs, int max,
+		   struct uc_unwind_info *info);
 
 #endif

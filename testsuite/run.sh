@@ -938,6 +938,75 @@ if want "stacks: --stack-size=0"; then
 		fail "stacks: --stack-size=0" "stacks printed or no sentence" "$TMP/st.0.log"
 	fi
 fi
+# Learned copy bounds (checker/stack_bounds.h): one call site, the same
+# sp, reached through two callers with frames of one size, 300 ms apart
+# (the bound learned from the first capture before the next). Each
+# report names the caller that really submitted, at its line; the later
+# captures were copied up to the bound (stacks_bounded), and with
+# --full-stacks none is, with the same frames.
+if want "stacks: one call site, other callers"; then
+	CH=$S/stack_chains.c
+	ok=yes
+	for mode in learned full; do
+		opt=; [ $mode = full ] && opt=--full-stacks
+		$UC $opt --log-file="$TMP/st.ch.$mode.log" --json="$TMP/st.ch.$mode.json" \
+			.output/stacks/stack_chains >/dev/null 2>&1
+		for w in a1 b a2; do
+			f=via_a; [ $w = b ] && f=via_b
+			grep -q "#[0-9]* 0x[0-9a-f]* in main $CH:$(site $CH $w)\$" "$TMP/st.ch.$mode.log" ||
+				{ ok="no: main at SITE:$w ($mode)"; break 2; }
+		done
+		# a caller is never shown called from the other's line
+		if grep -B1 "in main $CH:$(site $CH b)\$" "$TMP/st.ch.$mode.log" | grep -q ' in via_a ' ||
+		   grep -B1 -E "in main $CH:($(site $CH a1)|$(site $CH a2))\$" "$TMP/st.ch.$mode.log" |
+		   grep -q ' in via_b '; then
+			ok="no: a caller shown under the other's call ($mode)"; break
+		fi
+		python3 - "$TMP/st.ch.$mode.json" $mode <<'PY' 2>>"$TMP/st.ch.$mode.log" || { ok="no: counters ($mode)"; break; }
+import json, sys
+c = json.load(open(sys.argv[1]))["summary"]["counters"]
+if sys.argv[2] == "learned":
+    assert c["stack_bounds_installed"] >= 1 and c["stacks_bounded"] >= 2, c
+else:
+    assert c["stack_bounds_installed"] == 0 and c["stacks_bounded"] == 0, c
+assert c["stacks_cut_short"] == 0, c
+PY
+	done
+	if [ "$ok" = yes ]; then
+		pass "stacks: one call site, other callers: each report names its own caller (bounded copies, and --full-stacks)"
+	else
+		fail "stacks: one call site, other callers" "$ok" "$TMP/st.ch.$mode.log"
+	fi
+fi
+# Learned bounds at their edges (testsuite/stacks/stack_cut.c): a site
+# first reached through more than 32 frames is not learned (the next
+# chain there, fewer and larger frames, is whole); a coroutine stack of
+# another size at a learned ip and sp runs off the bound: the frames it
+# has are the submitting call's, then one line and a counted warning say
+# it was cut; --full-stacks copies it whole.
+if want "stacks: learned bounds at their edges"; then
+	CU=$S/stack_cut.c P=.output/stacks/stack_cut
+	$UC --log-file="$TMP/st.cut.deep.log" --json="$TMP/st.cut.deep.json" $P deep >/dev/null 2>&1
+	$UC --log-file="$TMP/st.cut.coro.log" --json="$TMP/st.cut.coro.json" $P coro >/dev/null 2>&1
+	$UC --full-stacks --log-file="$TMP/st.cut.full.log" $P coro >/dev/null 2>&1
+	cut_n() { python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["summary"]["counters"]["stacks_cut_short"])' "$1" 2>/dev/null; }
+	cat "$TMP"/st.cut.*.log >"$TMP/st.cut.all.log"
+	if grep -q "#[0-9]* 0x[0-9a-f]* in main $CU:$(site $CU b)\$" "$TMP/st.cut.deep.log" &&
+	   ! grep -q "stack cut" "$TMP/st.cut.deep.log" && [ "$(cut_n "$TMP/st.cut.deep.json")" = 0 ] &&
+	   grep -q "(stack cut: its copy ended at the [0-9]* bytes this call site's unwind needed before" \
+		"$TMP/st.cut.coro.log" &&
+	   grep -q "WARNING: uringcheck: 1 stacks printed cut short" "$TMP/st.cut.coro.log" &&
+	   [ "$(cut_n "$TMP/st.cut.coro.json")" = 1 ] &&
+	   [ "$(grep -c ' in co_a ' "$TMP/st.cut.coro.log")" = 1 ] &&
+	   ! grep -q ' in co_b ' "$TMP/st.cut.coro.log" &&
+	   grep -q "#[0-9]* 0x[0-9a-f]* in co_b $CU:[0-9]*\$" "$TMP/st.cut.full.log" &&
+	   ! grep -q "stack cut" "$TMP/st.cut.full.log"; then
+		pass "stacks: learned bounds at their edges: a 32-frame unwind is not learned; a coroutine stack past a bound ends early and says so, never another caller (--full-stacks: whole)"
+	else
+		fail "stacks: learned bounds at their edges" "see the three runs" "$TMP/st.cut.all.log"
+	fi
+fi
 if want "stacks: beside a busy instance"; then
 	# Instances side by side share one set of programs, each its own
 	# stack store (bpf/stacks.bpf.h): a busy one (forked_randrw, an

@@ -22,6 +22,9 @@ text = re.sub(r"0x[0-9a-fA-F]+", "0xADDR", text)
 text = re.sub(r'"(address|addr|start|end|pc|offset)":\s*\d+', r'"\1":N', text)
 # a site's hash mixes in module offsets of frames with no symbol
 text = re.sub(r'"uringcheckSite/v1":\s*"[0-9a-f]+"', '"uringcheckSite/v1":"H"', text)
+# learned copy bounds (checker/stack_bounds.h): how many, and how many
+# captures used one, depends on when the checker read the first capture
+text = re.sub(r'"(stack_bounds_installed|stacks_bounded)":\s*\d+', r'"\1":N', text)
 # timings
 text = re.sub(r"\d+(\.\d+)? (ms|s|us|ns)\b", r"T \2", text)
 text = re.sub(r'"(\w*_(ns|ms|us|s)|duration\w*|time\w*|timestamp)":\s*[\d.]+', r'"\1":T', text)

@@ -307,6 +307,47 @@ static void check_truncated(struct uc_maps *m, const struct uct_record *r,
 		     tag, full, n64, n0, n2);
 }
 
+/*
+ * Learned copy bounds (checker/stack_bounds.h): an unwind says how much
+ * of its copy it read; a copy of exactly that much unwinds the same, a
+ * shorter one runs off it (ran_out: libdw may still end such an unwind
+ * as if at the outermost frame, so ran_out is what tells), and a cut
+ * copy that runs off says so in print, a whole one does not.
+ */
+static void check_need(struct uc_maps *m, const struct uct_record *r, const char *tag)
+{
+	uint64_t full[64], pcs[64];
+	struct uc_unwind_info fi, ni, si;
+	int nf = uc_unwind_info(m, &r->regs, r->stack, r->stack_len, full, 64, &fi);
+	int nn = fi.need ? uc_unwind_info(m, &r->regs, r->stack, fi.need, pcs, 64, &ni) : -1;
+	bool same = nn == nf && !memcmp(pcs, full, nf * sizeof(*pcs));
+	int ns = fi.need >= 8 ? uc_unwind_info(m, &r->regs, r->stack, fi.need - 8, pcs, 64, &si) : -1;
+	char *buf = NULL, *buf2 = NULL;
+	size_t sz = 0, sz2 = 0;
+	int cut = -1, cut2 = -1;
+	FILE *f = open_memstream(&buf, &sz), *f2 = open_memstream(&buf2, &sz2);
+	struct uc_print_opts o = { .copy_cut = 1, .cut_short = &cut };
+	struct uc_print_opts o2 = { .copy_cut = 1, .cut_short = &cut2 };
+
+	uc_print_capture(f, m, &r->regs, r->stack, fi.need - 8, &o);
+	uc_print_capture(f2, m, &r->regs, r->stack, fi.need, &o2);
+	fclose(f);
+	fclose(f2);
+	if (fi.outermost && !fi.ran_out && fi.need > 0 && fi.need <= r->stack_len && same &&
+	    ni.outermost && !ni.ran_out && ni.need == fi.need && ns > 0 && ns < nf &&
+	    si.ran_out && cut == 1 && strstr(buf, "(stack cut: its copy ended at the ") &&
+	    cut2 == 0 && !strstr(buf2, "stack cut"))
+		pass("%s unwind need (%zu of %zu bytes read, %d frames; 8 fewer: %d, cut said)",
+		     tag, fi.need, r->stack_len, nf, ns);
+	else
+		fail("%s unwind need: full %d outermost %d ran_out %d need %zu/%zu; at need %d "
+		     "same %d; 8 fewer %d ran_out %d; cut %d/%d\n%s", tag, nf, fi.outermost,
+		     fi.ran_out, fi.need, r->stack_len, nn, same, ns, ns > 0 && si.ran_out,
+		     cut, cut2, buf);
+	free(buf);
+	free(buf2);
+}
+
 /* ------------------------------------------------------------------ */
 /* A target in another process                                         */
 
@@ -505,8 +546,10 @@ static void run_target(const char *target, const char *plugin_dir, bool dead,
 			check_record(m, &recs[i], tag);
 			check_print(m, &recs[i], tag);
 		}
-		if (nrec > 0)
+		if (nrec > 0) {
 			check_truncated(m, &recs[0], tag);
+			check_need(m, &recs[0], tag);
+		}
 	}
 reap:
 	if (write(in[1], "X", 1) != 1) {
@@ -540,6 +583,7 @@ reap:
 			check_print(m, &recs[i], tag);
 		}
 		check_truncated(m, &recs[0], tag);
+		check_need(m, &recs[0], tag);
 	}
 	uc_maps_unref(m);
 	uc_maps_cache_free(cache);

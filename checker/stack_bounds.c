@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Learned copy bounds per call site: stack_bounds.h says what and why. */
+#include "stack_bounds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reports/dedup.h"
+#include "../symbolize/unwind.h"
+#include "xalloc.h"
+
+struct bound_site {
+	struct uc_stack_bound_key key;
+	bool installed;
+};
+
+/* A process's sites, to forget them at its exec or exit. */
+struct bound_proc {
+	uint64_t *hashes;
+	size_t n, cap;
+};
+
+static uint64_t site_hash(uint32_t tgid, uint64_t ip, uint64_t sp)
+{
+	uint64_t h = uc_key_mix(uc_key_mix(uc_key_mix(0x626e6473, tgid), ip), sp);
+
+	return h ? h : 1;
+}
+
+void stack_bounds_init(struct uc_stack_bounds *b)
+{
+	memset(b, 0, sizeof(*b));
+	u64map_init(&b->sites);
+	u64map_init(&b->by_tgid);
+}
+
+void stack_bounds_attach(struct uc_stack_bounds *b, uc_bound_install_fn fn, void *ctx,
+			 uint32_t session)
+{
+	b->install = fn;
+	b->ctx = ctx;
+	b->session = session;
+}
+
+static void site_drop(struct uc_stack_bounds *b, uint64_t h)
+{
+	struct bound_site *s = u64map_del(&b->sites, h);
+
+	if (!s)
+		return;
+	if (s->installed && b->install)
+		b->install(b->ctx, &s->key, 0);
+	free(s);
+	b->nsites--;
+}
+
+bool stack_bounds_wanted(const struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
+			 uint64_t sp)
+{
+	return b->install && b->nsites < UC_BOUND_SITES_MAX &&
+	       !u64map_get(&b->sites, site_hash(tgid, ip, sp));
+}
+
+void stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp,
+			uint32_t len, const struct uc_unwind_info *info)
+{
+	uint64_t h = site_hash(tgid, ip, sp);
+	struct bound_site *s;
+	struct bound_proc *p;
+	uint64_t bound;
+
+	if (!stack_bounds_wanted(b, tgid, ip, sp))
+		return;
+	/* Known from now on, bound or not: one learning unwind a site. */
+	s = xcalloc(1, sizeof(*s));
+	s->key = (struct uc_stack_bound_key){ .session = b->session, .tgid = tgid,
+					      .ip = ip, .sp = sp };
+	u64map_put(&b->sites, h, s);
+	b->nsites++;
+	p = u64map_get(&b->by_tgid, tgid);
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		u64map_put(&b->by_tgid, tgid, p);
+	}
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->hashes = xrealloc(p->hashes, p->cap * sizeof(*p->hashes));
+	}
+	p->hashes[p->n++] = h;
+	/* Only an unwind that ended where the stack does shows what the
+	 * site needs: then another chain reaching the same ip and sp ends
+	 * at the same outermost frames (the top of its stack does not
+	 * move). One that stopped at an error (a module not known yet, the
+	 * copy too short) or at the 32 frames a report prints leaves the
+	 * site copied whole: fewer, larger frames at the same sp would need
+	 * more. */
+	if (!info->outermost || info->ran_out)
+		return;
+	bound = (info->need + UC_BOUND_MARGIN + 63) & ~(uint64_t)63;
+	/* Below the copy it learned from, which stopped at the stack's end:
+	 * the kernel side then skips looking that end up (stacks.bpf.h). */
+	if (bound >= len)
+		return;
+	if (!b->install(b->ctx, &s->key, (uint32_t)bound)) {
+		s->installed = true;
+		b->installed++;
+	}
+}
+
+void stack_bounds_ran_off(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp)
+{
+	b->cut_short++;
+	/* Whole copies again, and the next one is learned from. Its hash
+	 * stays in the process's list: dropping a missing site is a no-op. */
+	site_drop(b, site_hash(tgid, ip, sp));
+}
+
+static void proc_free(struct uc_stack_bounds *b, struct bound_proc *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		site_drop(b, p->hashes[i]);
+	free(p->hashes);
+	free(p);
+}
+
+void stack_bounds_forget(struct uc_stack_bounds *b, uint32_t tgid)
+{
+	proc_free(b, u64map_del(&b->by_tgid, tgid));
+}
+
+static void collect_cb(uint64_t key, void *val, void *arg)
+{
+	uint64_t **out = arg;
+
+	(void)val;
+	*(*out)++ = key;
+}
+
+void stack_bounds_clear(struct uc_stack_bounds *b)
+{
+	uint64_t *tgids = xmalloc((b->by_tgid.count + 1) * sizeof(*tgids)), *end = tgids;
+
+	u64map_each(&b->by_tgid, collect_cb, &end);
+	for (uint64_t *t = tgids; t < end; t++)
+		stack_bounds_forget(b, (uint32_t)*t);
+	free(tgids);
+	b->install = NULL;
+}
+
+void stack_bounds_free(struct uc_stack_bounds *b)
+{
+	stack_bounds_clear(b);
+	u64map_free(&b->by_tgid);
+	u64map_free(&b->sites);
+}
