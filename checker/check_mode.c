@@ -352,9 +352,15 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			"chunk's next owner was not watched (the run's %d watch slots held): whether "
 			"it was handed out again before the request ended is not known\n", pid,
 			(unsigned long long)ck->heap_unwatched, UC_HEAP_WATCHES_SESSION);
-	if (ck->stacks.overwritten)
-		report_warning(rep, pid, "%llu stacks overwritten in the stack store "
-			       "before the checker read them (reports show no stack there)",
+	/* Only a report can miss a stack: captures of requests that took
+	 * part in no finding are never shown, so their loss changes nothing
+	 * printed (counted in --json's stacks_overwritten). A checker that
+	 * fell behind on a loaded machine is said only where it cost a
+	 * report its stack. */
+	if (ck->stacks.unavailable)
+		report_warning(rep, pid, "%llu stacks printed as not kept: the checker fell "
+			       "behind its stack store (%llu captures overwritten before it read "
+			       "them)", (unsigned long long)ck->stacks.unavailable,
 			       (unsigned long long)ck->stacks.overwritten);
 	if (ck->stacks.unopened)
 		report_warning(rep, pid, "%llu stacks printed with frames unnamed: a file the "
