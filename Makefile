@@ -405,6 +405,21 @@ $(OUTPUT)/bench/floor: bench/floor.c $(OUTPUT)/bench/floor.skel.h
 	@$(CC) -O2 -g -Wall -I$(OUTPUT)/bench -o $@ $< -lbpf
 all: $(OUTPUT)/bench/floor
 
+# The kernel matrix's text-patching probe (testsuite/kernels/toggle.c,
+# issue #30): empty programs attached and detached in a loop, no uringcheck.
+$(OUTPUT)/kernels-tools:
+	@mkdir -p $@
+$(OUTPUT)/kernels-tools/toggle.bpf.o: testsuite/kernels/toggle.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)/kernels-tools
+	$(call msg,BPF,$@)
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -c $< -o $@
+	@$(LLVM_STRIP) -g $@
+$(OUTPUT)/kernels-tools/toggle.skel.h: $(OUTPUT)/kernels-tools/toggle.bpf.o
+	@$(BPFTOOL) gen skeleton $< name toggle_bpf > $@
+$(OUTPUT)/kernels-tools/toggle: testsuite/kernels/toggle.c $(OUTPUT)/kernels-tools/toggle.skel.h
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g -Wall -I$(OUTPUT)/kernels-tools -o $@ $< -lbpf
+all: $(OUTPUT)/kernels-tools/toggle
+
 # Profile and doctor tests (testsuite/profile/tests.sh).
 PROFPROGS := $(patsubst testsuite/profile/%.c,$(OUTPUT)/profile-tests/%,$(wildcard testsuite/profile/*.c))
 all: $(PROFPROGS)

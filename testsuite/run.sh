@@ -449,7 +449,8 @@ check_status "--version" 0 $UC --version
 
 # The kernel matrix's own tables (testsuite/kernels; no guest booted):
 # every line KERNELS=all means has an expect file naming its tier, the
-# soak line names programs the matrix builds, and a bad SOAK_RUNS or
+# soak line names programs the matrix builds, every "smp N" line is a
+# number (7.3 has "smp 1"), and a bad SOAK_RUNS, GUEST_SMP or
 # kernel line is refused in words before anything is fetched.
 if want "kernels: tables"; then
 	bad=""
@@ -460,7 +461,10 @@ if want "kernels: tables"; then
 	case " $all " in *" 5.10 "*) bad="$bad 5.10-in-all" ;; esac
 	for v in $all; do
 		grep -q '^tier ' "testsuite/kernels/expect.$v" 2>/dev/null || bad="$bad no-tier:$v"
+		# "smp N": the guest's vCPUs (7.3: 1, issue #30)
+		grep '^smp' "testsuite/kernels/expect.$v" | grep -vqE '^smp [1-9][0-9]?( |$)' && bad="$bad bad-smp:$v"
 	done
+	grep -qE '^smp 1( |$)' testsuite/kernels/expect.7.3 || bad="$bad 7.3-not-on-one-vcpu"
 	for p in $(sed -n 's/^soak //p' testsuite/kernels/cases | grep -oE '(check|profile|trace)=[^ ]*' |
 		   cut -d= -f2 | tr ',' ' '); do
 		ls .output/tests/$p .output/profile-tests/$p .output/trace-tests/$p 2>/dev/null | grep -q . ||
@@ -471,9 +475,12 @@ if want "kernels: tables"; then
 	SOAK_RUNS=many testsuite/kernels/run.sh >"$TMP/k.out" 2>&1
 	rc=$?
 	testsuite/kernels/fetch.sh 9.9 >>"$TMP/k.out" 2>&1
-	if [ $rc != 0 ] && grep -q "SOAK_RUNS must be a number of runs, not 'many'" "$TMP/k.out" &&
+	GUEST_SMP=two testsuite/kernels/run.sh >>"$TMP/k.out" 2>&1
+	rc2=$?
+	if [ $rc != 0 ] && [ $rc2 != 0 ] && grep -q "SOAK_RUNS must be a number of runs, not 'many'" "$TMP/k.out" &&
+	   grep -q "GUEST_SMP must be a number of vCPUs from 1 to 99, not 'two'" "$TMP/k.out" &&
 	   grep -q 'fetch.sh: no known Debian suite for kernel 9.9 (known: 5.10 6.1' "$TMP/k.out"; then
-		pass "kernels: tables: a bad SOAK_RUNS and an unknown kernel line refused in words"
+		pass "kernels: tables: a bad SOAK_RUNS, GUEST_SMP and an unknown kernel line refused in words"
 	else
 		fail "kernels: tables: bad input" "not refused clearly" "$TMP/k.out"
 	fi
