@@ -47,10 +47,15 @@ struct {
  * it: then the thread never left this CPU, so any later io_uring_enter of
  * it ran here and wrote it anew (or cleared it), and no other thread ran
  * here to overwrite it. A thread switched out meanwhile (its context
- * switch count moved) takes the task-storage lookup, as before.
+ * switch count moved) takes the task-storage lookup, as before. The
+ * thread is named by its task_struct's address and its start time: an
+ * entry left by a thread that has exited since is not taken for that of
+ * a new thread given the same address (started later) whose count
+ * happens to match.
  */
 struct enter_cache {
 	__u64 task;			/* struct task_struct *, 0: none */
+	__u64 start;			/* its start_time */
 	__u64 switches;			/* its nvcsw + nivcsw at the write */
 	__u64 ts;			/* = enter_state's */
 	__u64 stack_id;			/* = enter_state's */
@@ -85,7 +90,8 @@ static __always_inline struct enter_cache *enter_cache_current(void)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct enter_cache *c = enter_cache_here();
 
-	if (!c || c->task != (__u64)task || c->switches != task_switches(task))
+	if (!c || c->task != (__u64)task || c->switches != task_switches(task) ||
+	    c->start != task->start_time)
 		return NULL;
 	return c;
 }
@@ -122,6 +128,7 @@ static __always_inline struct enter_state *enter_begins(struct uc_tracked *t)
 	es->session = t->session;
 	es->sys_ts = 0;		/* waiting here is not being elsewhere */
 	if (c) {
+		c->start = task->start_time;
 		c->switches = task_switches(task);
 		c->ts = es->ts;
 		c->stack_id = 0;
