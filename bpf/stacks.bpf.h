@@ -477,8 +477,13 @@ static __always_inline __u64 submit_stack(__u32 tgid, __u32 sid, __u64 taken,
 		send_capture_vmas(tgid, sid, UC_REG((struct pt_regs *)bpf_task_pt_regs(
 						    bpf_get_current_task_btf()), ip));
 	if (have_es && (es = bpf_task_storage_get(&enter_states,
-						  bpf_get_current_task_btf(), 0, 0)))
+						  bpf_get_current_task_btf(), 0, 0))) {
+		struct enter_cache *c = enter_cache_current();
+
 		es->stack_id = id;
+		if (c)		/* the other requests of this call share it */
+			c->stack_id = id;
+	}
 	return id;
 }
 

@@ -733,6 +733,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 {
 	struct inflight_val *v;
 	struct enter_state *es = NULL;
+	struct enter_cache *ec;
 	struct io_ring_ctx *ring;
 	struct ring_info *ri;
 	struct uc_submit *s;
@@ -752,6 +753,18 @@ static __always_inline int on_submit(struct io_kiocb *req)
 	 * tracked processes, and dies with the thread): that spares the
 	 * tracked-table lookup. SQPOLL and io-wq threads submit outside any
 	 * io_uring_enter and have none. */
+	/* This CPU's copy of the call's state first (enter_cache_current):
+	 * it is there unless the thread was switched out since its call
+	 * began. */
+	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER) &&
+	    (ec = enter_cache_current())) {
+		tgid = current_pid_tgid() >> 32;
+		sid = ec->session;
+		now = ec->ts;
+		call_stack = ec->stack_id;
+		have_es = 1;
+		goto followed;
+	}
 	if (!(bpf_get_current_task_btf()->flags & UC_PF_IO_WORKER))
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(),
 					  0, 0);
@@ -772,6 +785,7 @@ static __always_inline int on_submit(struct io_kiocb *req)
 		now = es->ts;
 		call_stack = es->stack_id;
 	}
+followed:
 	ring_key = (__u64)ring;
 	ri = bpf_map_lookup_elem(&rings, &ring_key);
 	if (!ri) {
