@@ -41,9 +41,7 @@ static __attribute__((noinline)) char *take_record(void)
 
 int main(void)
 {
-	struct io_uring_sqe *sqe;
 	struct io_uring ring;
-	struct cqe_copy c;
 	char *buf, *rec, *guard[2];
 	uintptr_t was;
 	int a[2];
@@ -59,11 +57,7 @@ int main(void)
 	if (!buf || !small_record || !guard[0] || !guard[1])
 		fail("malloc");
 
-	sqe = get_sqe(&ring);
-	io_uring_prep_read(sqe, a[0], buf, 4096, 0);
-	sqe->user_data = 7;
-	submit_exact(&ring, 1);
-	require_no_cqe(&ring, "READ submitted");
+	read_in_flight(&ring, a[0], buf, 7);
 
 	was = (uintptr_t)buf;
 	drop_buffer(buf);			/* while the READ is in flight */
@@ -72,13 +66,7 @@ int main(void)
 		fail("realloc did not hand the freed chunk out again (%p, 0x%lx)",
 		     (void *)rec, (unsigned long)was);
 
-	feed(a[1], 100, 1);
-	c = wait_one(&ring);
-	if (c.user_data != 7 || c.res != 100)
-		fail("READ: user_data=%llu res=%d, expected 100",
-		     (unsigned long long)c.user_data, c.res);
-	if (rec[0] == 'R')
-		fail("the READ did not land in the new record");
+	read_lands(&ring, a[1], 7, rec);
 
 	free(rec);
 	free(guard[0]);

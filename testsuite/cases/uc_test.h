@@ -353,4 +353,34 @@ static inline void wait_submit_probed(void)
 	}
 }
 
+/*
+ * free-inflight's cases: a READ from the empty pipe @rfd into a 4 KiB
+ * heap chunk, in flight (poll armed: the copy happens when data comes)
+ * until read_lands() writes the pipe.
+ */
+static inline void read_in_flight(struct io_uring *ring, int rfd, char *buf, __u64 ud)
+{
+	struct io_uring_sqe *sqe = get_sqe(ring);
+
+	io_uring_prep_read(sqe, rfd, buf, 4096, 0);
+	sqe->user_data = ud;
+	submit_exact(ring, 1);
+	require_no_cqe(ring, "READ submitted");
+}
+
+/* ... completes it with 100 bytes, which land in @rec, the chunk's new
+ * owner (filled with 'R' when it took the chunk). */
+static inline void read_lands(struct io_uring *ring, int wfd, __u64 ud, const char *rec)
+{
+	struct cqe_copy c;
+
+	feed(wfd, 100, 1);
+	c = wait_one(ring);
+	if (c.user_data != ud || c.res != 100)
+		fail("READ: user_data=%llu res=%d, expected 100",
+		     (unsigned long long)c.user_data, c.res);
+	if (rec && rec[0] == 'R')
+		fail("the READ did not land in the new record");
+}
+
 #endif /* UC_TEST_H */
