@@ -101,8 +101,7 @@ int heap_alloc_probes_attach(struct heap_alloc_probes *ap, int type, int retprob
 
 void heap_alloc_probes_stop(struct heap_alloc_probes *ap)
 {
-	for (int i = ap->nfds - 1; i >= 0; i--)
-		close(ap->fds[i]);
+	uprobe_events_close(ap->fds, ap->nfds);
 	ap->nfds = 0;
 	ap->prog_fd = -1;
 }

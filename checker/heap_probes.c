@@ -451,8 +451,7 @@ void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
 void heap_probes_stop(struct heap_probes *hp)
 {
 	heap_alloc_probes_stop(&hp->alloc);
-	for (int i = hp->nfds - 1; i >= 0; i--)
-		close(hp->fds[i]);
+	uprobe_events_close(hp->fds, hp->nfds);
 	hp->nfds = 0;
 	hp->prog_fd = -1;
 }

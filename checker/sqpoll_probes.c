@@ -158,8 +158,7 @@ void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
 
 void sqpoll_probes_stop(struct sqpoll_probes *sp)
 {
-	for (int i = sp->nfds - 1; i >= 0; i--)
-		close(sp->fds[i]);
+	uprobe_events_close(sp->fds, sp->nfds);
 	sp->nfds = 0;
 	sp->prog_fd = -1;
 }
