@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <linux/perf_event.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,32 +140,11 @@ int uprobe_open(int type, int retprobe_bit, int prog_fd, const char *path, uint6
 	return 0;
 }
 
-static void *close_one(void *arg)
+static void close_all(const int *fds, int n)
 {
-	close((int)(intptr_t)arg);
-	return NULL;
-}
-
-/* Closes @fds on threads of their own, joined. */
-static void close_on_threads(const int *fds, int n)
-{
-	pthread_t tid[64];
-	bool started[64];
-
-	for (int base = 0; base < n; base += 64) {
-		int k = n - base < 64 ? n - base : 64;
-
-		for (int i = 0; i < k; i++) {
-			started[i] = fds[base + i] >= 0 &&
-				     !pthread_create(&tid[i], NULL, close_one,
-						     (void *)(intptr_t)fds[base + i]);
-			if (!started[i] && fds[base + i] >= 0)
-				close(fds[base + i]);
-		}
-		for (int i = 0; i < k; i++)
-			if (started[i])
-				pthread_join(tid[i], NULL);
-	}
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -196,7 +174,7 @@ static void __attribute__((noreturn)) closer(int *fds, int n)
 		next = fds[i] + 1;
 	}
 	syscall(SYS_close_range, next, ~0U, 0);
-	close_on_threads(fds, n);
+	close_all(fds, n);
 	_exit(0);
 }
 
@@ -208,7 +186,7 @@ static void __attribute__((noreturn)) closer(int *fds, int n)
  * (double-forked: reparented, nothing to reap) that closes them and
  * exits, and uringcheck closes its copies at once; the probes are gone
  * within that third of a second of its exit, as the kernel finishes.
- * Without a process, the closes happen here, on threads.
+ * Without a process (fork failed), the closes happen here.
  */
 void uprobe_events_close(int *fds, int n)
 {
@@ -235,7 +213,7 @@ void uprobe_events_close(int *fds, int n)
 			if (fds[i] >= 0)
 				close(fds[i]);
 	} else {
-		close_on_threads(fds, n);
+		close_all(fds, n);
 	}
 	free(sorted);
 	for (int i = 0; i < n; i++)

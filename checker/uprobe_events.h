@@ -33,9 +33,10 @@ uint64_t uprobe_file_func_offset(const char *path, const char *name);
 int uprobe_open(int type, int retprobe_bit, int prog_fd, const char *path, uint64_t off,
 		bool ret, pid_t pid, uint64_t cookie, int fds[2]);
 
-/* Closes the @n descriptors of @fds (perf events and links; -1 skipped),
- * all at once: each uprobe's release waits for grace periods, which
- * concurrent closes share. Sets them to -1. */
+/* Closes the @n descriptors of @fds (perf events and links; -1 skipped)
+ * without waiting: each uprobe's release waits for grace periods under a
+ * kernel mutex, so a process of its own does it (uprobe_events.c). Sets
+ * them to -1. */
 void uprobe_events_close(int *fds, int n);
 
 #endif
