@@ -35,6 +35,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "uringcheck.h"
+#include "uprobe_forms.bpf.h"
 #include "events.bpf.h"
 #include "stacks.bpf.h"
 #include "heap_watch.bpf.h"
@@ -93,8 +94,7 @@ __noinline int heap_alloc_send(__u32 sid, __u32 watch, struct heap_alloc_hit *h)
 	return 0;
 }
 
-SEC("uprobe")
-int uc_heap_alloc(struct pt_regs *ctx)
+UPROBE_PROGRAM(uc_heap_alloc)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u64 id = bpf_get_current_pid_tgid(), ptr = 0, *mp;

@@ -30,6 +30,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "uringcheck.h"
+#include "uprobe_forms.bpf.h"
 #include "tracked.bpf.h"
 #include "events.bpf.h"
 #include "rings.bpf.h"
@@ -154,8 +155,7 @@ __noinline int heap_send(__u32 sid, __u32 tgid, struct uc_heap_release *r)
 	return 0;
 }
 
-SEC("uprobe")
-int uc_heap_release(struct pt_regs *ctx)
+UPROBE_PROGRAM(uc_heap_release)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	/* the global thread id: only this program's key (bpf/pidns.bpf.h) */

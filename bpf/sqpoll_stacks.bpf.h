@@ -31,6 +31,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "uringcheck.h"
+#include "uprobe_forms.bpf.h"
 #include "opcodes.bpf.h"
 #include "tracked.bpf.h"
 #include "rings.bpf.h"
@@ -146,8 +147,7 @@ need:
  * Entry of io_uring_submit, io_uring_submit_and_wait, ..._timeout,
  * ..._and_get_events (their first argument: the struct io_uring).
  */
-SEC("uprobe")
-int uc_sqpoll_publish(struct pt_regs *ctx)
+UPROBE_PROGRAM(uc_sqpoll_publish)
 {
 	__u64 lring = PT_REGS_PARM1(ctx), ring, stack_id;
 	struct sq_pubs_val *pv;

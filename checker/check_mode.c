@@ -137,8 +137,8 @@ static void on_event(void *arg, const void *data, size_t size)
 static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
 {
 	struct uc_session *s = &c->sess;
-	int prog = s->joined ? shared_find(&s->shared, "prog:uc_heap_alloc")
-			     : bpf_program__fd(s->skel->progs.uc_heap_alloc);
+	bool multi;	/* the same form as the free probe's (load/variants.def) */
+	int prog = session_uprobe_prog(s, "uc_heap_alloc", &multi);
 
 	c->check.ck.heap_watches = heap_watch_map(bpf_map__fd(s->skel->maps.heap_watches),
 						  s->slot);

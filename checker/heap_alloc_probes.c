@@ -72,31 +72,23 @@ static const uint64_t *offsets(struct heap_alloc_probes *ap, const char *path)
 	return off;
 }
 
-int heap_alloc_probes_attach(struct heap_alloc_probes *ap, int type, int retprobe_bit,
+int heap_alloc_probes_attach(struct heap_alloc_probes *ap, const struct uprobe_way *w,
 			     const char *libc_path, pid_t pid)
 {
+	struct uprobe_site sites[HEAP_ALLOC_FUNCS];
 	const uint64_t *off;
-	int fds[2], err;
+	int n = 0;
 
 	if (ap->prog_fd < 0)
 		return 0;
 	off = offsets(ap, libc_path);
 	if (!off)
 		return -ENOSPC;
-	for (int i = 0; i < HEAP_ALLOC_FUNCS; i++) {
-		if (!off[i])
-			continue;
-		if (ap->nfds + 2 > HEAP_ALLOC_EVENTS * 2)
-			return -ENOSPC;
-		err = uprobe_open(type, retprobe_bit, ap->prog_fd, libc_path, off[i],
-				  funcs[i].ret, pid, funcs[i].cookie, fds);
-		if (err)
-			return err;
-		ap->fds[ap->nfds++] = fds[0];
-		if (fds[1] >= 0)
-			ap->fds[ap->nfds++] = fds[1];
-	}
-	return 0;
+	for (int i = 0; i < HEAP_ALLOC_FUNCS; i++)
+		if (off[i])
+			sites[n++] = (struct uprobe_site){ off[i], funcs[i].cookie, funcs[i].ret };
+	return uprobe_attach(w, ap->prog_fd, libc_path, sites, n, pid, ap->fds, &ap->nfds,
+			     HEAP_ALLOC_EVENTS * 2);
 }
 
 void heap_alloc_probes_stop(struct heap_alloc_probes *ap)

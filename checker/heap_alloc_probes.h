@@ -24,17 +24,18 @@ struct heap_alloc_probes {
 		uint64_t off[HEAP_ALLOC_FUNCS];	/* 0: none (or an alias) */
 	} libs[HEAP_ALLOC_LIBS];
 	int nlibs;
-	int fds[HEAP_ALLOC_EVENTS * 2];	/* perf events and their links */
+	int fds[HEAP_ALLOC_EVENTS * 2];	/* links (and their perf events) */
 	int nfds;
 };
 
 void heap_alloc_probes_setup(struct heap_alloc_probes *ap);
 /* Off unless @prog_fd >= 0. */
 void heap_alloc_probes_init(struct heap_alloc_probes *ap, int prog_fd);
-/* The allocation calls of @libc_path probed for process @pid (with the
- * uprobe PMU's @type and @retprobe_bit). 0, or -errno (-ENOSPC: the
- * table is full). */
-int heap_alloc_probes_attach(struct heap_alloc_probes *ap, int type, int retprobe_bit,
+/* The allocation calls of @libc_path probed for process @pid, the way
+ * @w says (the free probe's). 0, or -errno (-ENOSPC: the table is
+ * full). */
+struct uprobe_way;
+int heap_alloc_probes_attach(struct heap_alloc_probes *ap, const struct uprobe_way *w,
 			     const char *libc_path, pid_t pid);
 void heap_alloc_probes_stop(struct heap_alloc_probes *ap);
 

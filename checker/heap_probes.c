@@ -109,23 +109,6 @@ static struct heap_libc *libc_file(struct heap_probes *hp, const char *path)
 	return l;
 }
 
-static int attach_one(struct heap_probes *hp, const char *path, uint64_t off, bool ret,
-		      pid_t pid, uint64_t cookie)
-{
-	int fds[2], err;
-
-	if (hp->nfds + 2 > (int)(sizeof(hp->fds) / sizeof(hp->fds[0])))
-		return -ENOSPC;
-	err = uprobe_open(hp->uprobe_type, hp->retprobe_bit, hp->prog_fd, path, off, ret,
-			  pid, cookie, fds);
-	if (err)
-		return err;
-	hp->fds[hp->nfds++] = fds[0];
-	if (fds[1] >= 0)
-		hp->fds[hp->nfds++] = fds[1];
-	return 0;
-}
-
 void heap_probes_setup(struct heap_probes *hp)
 {
 	memset(hp, 0, sizeof(*hp));
@@ -136,12 +119,13 @@ void heap_probes_setup(struct heap_probes *hp)
 
 int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
 {
+	bool multi;
+
 	hp->judged = true;
-	hp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_heap_release")
-			       : bpf_program__fd(s->skel->progs.uc_heap_release);
-	if (uprobe_pmu(&hp->uprobe_type, &hp->retprobe_bit) || hp->prog_fd < 0) {
+	hp->prog_fd = session_uprobe_prog(s, "uc_heap_release", &multi);
+	if (uprobe_way_init(&hp->way, multi) || hp->prog_fd < 0) {
 		hp->prog_fd = -1;
-		hp->off_why = "unavailable (no uprobe perf events on this kernel)";
+		hp->off_why = "unavailable (no uprobes on this kernel)";
 		return -1;
 	}
 	return 0;
@@ -152,6 +136,7 @@ int heap_probes_init(struct heap_probes *hp, struct uc_session *s)
 static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *libc_path,
 			      char *why, size_t len)
 {
+	struct uprobe_site sites[3];
 	struct heap_libc *l;
 	int err;
 
@@ -163,15 +148,13 @@ static int heap_probes_attach(struct heap_probes *hp, pid_t pid, const char *lib
 		snprintf(why, len, "no free() found in %s", libc_path);
 		return -1;
 	}
-	err = attach_one(hp, l->path, l->off_free, false, pid, COOKIE_FREE);
-	if (!err && l->off_realloc) {
-		err = attach_one(hp, l->path, l->off_realloc, false, pid, COOKIE_REALLOC);
-		if (!err)
-			err = attach_one(hp, l->path, l->off_realloc, true, pid, COOKIE_REALLOC_RET);
-	}
+	sites[0] = (struct uprobe_site){ l->off_free, COOKIE_FREE, false };
+	sites[1] = (struct uprobe_site){ l->off_realloc, COOKIE_REALLOC, false };
+	sites[2] = (struct uprobe_site){ l->off_realloc, COOKIE_REALLOC_RET, true };
+	err = uprobe_attach(&hp->way, hp->prog_fd, l->path, sites, l->off_realloc ? 3 : 1,
+			    pid, hp->fds, &hp->nfds, sizeof(hp->fds) / sizeof(hp->fds[0]));
 	if (!err)	/* the new owner's allocation, if asked for */
-		err = heap_alloc_probes_attach(&hp->alloc, hp->uprobe_type, hp->retprobe_bit,
-					       l->path, pid);
+		err = heap_alloc_probes_attach(&hp->alloc, &hp->way, l->path, pid);
 	if (err == -ENOSPC) {
 		snprintf(why, len, "probe table full after %u processes", hp->processes);
 		return -1;

@@ -27,12 +27,13 @@
 #include <sys/types.h>
 
 #include "heap_alloc_probes.h"
+#include "uprobe_events.h"
 #include "u64map.h"
 
 struct uc_session;
 
 #define HEAP_PROBES_LIBS	8	/* distinct libc files probed */
-#define HEAP_PROBES_EVENTS	192	/* perf events held: 3 per process */
+#define HEAP_PROBES_EVENTS	192	/* probes held: 3 per process */
 
 /* Why a process that used io_uring has its heap releases unjudged. */
 enum heap_unjudged {
@@ -49,7 +50,7 @@ struct heap_probes {
 	int prog_fd;			/* -1: off */
 	bool judged;			/* free-inflight among --hazards */
 	const char *off_why;		/* judged, but nothing attached: why */
-	int uprobe_type, retprobe_bit;
+	struct uprobe_way way;		/* links or perf events */
 	struct heap_libc {
 		char path[PATH_MAX];
 		dev_t dev;
@@ -57,7 +58,7 @@ struct heap_probes {
 		uint64_t off_free, off_realloc;	/* file offsets, 0: none */
 	} libs[HEAP_PROBES_LIBS];
 	int nlibs;
-	int fds[HEAP_PROBES_EVENTS * 2];	/* perf events and their links */
+	int fds[HEAP_PROBES_EVENTS * 2];	/* links (and their perf events) */
 	int nfds;
 	unsigned int processes;
 	struct u64map procs;		/* tgid -> HEAP_PROC_* bits */

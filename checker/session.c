@@ -141,6 +141,12 @@ static void share_links(struct uc_session *s, struct uringcheck_bpf *skel)
 	}
 }
 
+/* The per-process uprobe programs (bpf/uprobe_forms.bpf.h): loaded here,
+ * attached by each instance for its own processes. */
+static const char *const uprobe_progs[] = {
+	"uc_heap_release", "uc_heap_alloc", "uc_sqpoll_publish",
+};
+
 /* Every map and attached program of a freshly loaded set, for others to
  * join (shared.h). */
 static void share_loaded(struct uc_session *s)
@@ -155,12 +161,40 @@ static void share_loaded(struct uc_session *s)
 	/* Loaded, attached per instance: a joining one attaches this. */
 	shared_add(&s->shared, "prog:uc_reap_sampler",
 		   bpf_program__fd(s->skel->progs.uc_reap_sampler));
-	shared_add(&s->shared, "prog:uc_heap_release",
-		   bpf_program__fd(s->skel->progs.uc_heap_release));
-	shared_add(&s->shared, "prog:uc_heap_alloc",
-		   bpf_program__fd(s->skel->progs.uc_heap_alloc));
-	shared_add(&s->shared, "prog:uc_sqpoll_publish",
-		   bpf_program__fd(s->skel->progs.uc_sqpoll_publish));
+	/* The per-process uprobe programs, under the loaded form's name. */
+	for (size_t i = 0; i < sizeof(uprobe_progs) / sizeof(uprobe_progs[0]); i++) {
+		char key[64];
+		bool multi;
+		int fd = session_uprobe_prog(s, uprobe_progs[i], &multi);
+
+		snprintf(key, sizeof(key), "prog:%s%s", uprobe_progs[i], multi ? "_multi" : "");
+		shared_add(&s->shared, key, fd);
+	}
+}
+
+int session_uprobe_prog(const struct uc_session *s, const char *name, bool *multi)
+{
+	char key[64];
+	struct bpf_program *p;
+	int fd;
+
+	for (int m = 1; m >= 0; m--) {
+		*multi = m;
+		snprintf(key, sizeof(key), "%s%s", name, m ? "_multi" : "");
+		if (s->joined) {
+			char shared[70];
+
+			snprintf(shared, sizeof(shared), "prog:%s", key);
+			fd = shared_find(&s->shared, shared);
+		} else {
+			p = bpf_object__find_program_by_name(s->skel->obj, key);
+			fd = p ? bpf_program__fd(p) : -1;
+		}
+		if (fd >= 0)
+			return fd;
+	}
+	*multi = false;
+	return -1;
 }
 
 /*

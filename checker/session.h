@@ -110,6 +110,10 @@ const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index);
 struct uc_stack_bound_key;
 int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k, uint32_t bound);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
+/* The per-process uprobe program @name ("uc_heap_release", ...), own or
+ * shared, in the form loaded (bpf/uprobe_forms.bpf.h): its descriptor,
+ * -1 if none; *@multi: its uprobe_multi form. */
+int session_uprobe_prog(const struct uc_session *s, const char *name, bool *multi);
 void session_stop(struct uc_session *s);
 /*
  * --keep-warm: leaves behind a small detached process that holds the

@@ -52,10 +52,11 @@ void sqpoll_probes_setup(struct sqpoll_probes *sp)
 
 int sqpoll_probes_init(struct sqpoll_probes *sp, struct uc_session *s)
 {
+	bool multi;
+
 	sp->wanted = true;
-	sp->prog_fd = s->joined ? shared_find(&s->shared, "prog:uc_sqpoll_publish")
-			       : bpf_program__fd(s->skel->progs.uc_sqpoll_publish);
-	if (uprobe_pmu(&sp->uprobe_type, &sp->retprobe_bit) || sp->prog_fd < 0) {
+	sp->prog_fd = session_uprobe_prog(s, "uc_sqpoll_publish", &multi);
+	if (uprobe_way_init(&sp->way, multi) || sp->prog_fd < 0) {
 		sp->prog_fd = -1;
 		return -1;
 	}
@@ -95,26 +96,18 @@ static int mapped_liburing(uint32_t pid, char *path, size_t len)
  * -errno of the first failure. */
 static int attach_file(struct sqpoll_probes *sp, const char *path, uint32_t pid)
 {
-	int n = 0;
+	struct uprobe_site sites[sizeof(publishers) / sizeof(publishers[0])];
+	int n = 0, err;
 
 	for (size_t i = 0; i < sizeof(publishers) / sizeof(publishers[0]); i++) {
 		uint64_t off = uprobe_file_func_offset(path, publishers[i]);
-		int fds[2], err;
 
-		if (!off)
-			continue;
-		if (sp->nfds + 2 > (int)(sizeof(sp->fds) / sizeof(sp->fds[0])))
-			return -ENOSPC;
-		err = uprobe_open(sp->uprobe_type, sp->retprobe_bit, sp->prog_fd, path, off,
-				  false, pid, 0, fds);
-		if (err)
-			return err;
-		sp->fds[sp->nfds++] = fds[0];
-		if (fds[1] >= 0)
-			sp->fds[sp->nfds++] = fds[1];
-		n++;
+		if (off)
+			sites[n++] = (struct uprobe_site){ off, 0, false };
 	}
-	return n;
+	err = uprobe_attach(&sp->way, sp->prog_fd, path, sites, n, pid, sp->fds, &sp->nfds,
+			    sizeof(sp->fds) / sizeof(sp->fds[0]));
+	return err ? err : n;
 }
 
 void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
@@ -127,7 +120,7 @@ void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
 	u64map_put(&sp->procs, tgid, (void *)1);
 	if (sp->prog_fd < 0) {
 		if (!sp->off_told)
-			fprintf(out, "==%u==uringcheck: note: no uprobe perf events (or a shared "
+			fprintf(out, "==%u==uringcheck: note: no uprobes (or a shared "
 				"kernel side without the SQPOLL probe): requests SQPOLL threads "
 				"submit have no stack\n", tgid);
 		sp->off_told = true;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "u64map.h"
+#include "uprobe_events.h"
 
 struct uc_session;
 
@@ -24,8 +25,8 @@ struct uc_session;
 struct sqpoll_probes {
 	int prog_fd;			/* -1: off */
 	bool wanted;			/* sqpoll_probes_init() was called */
-	int uprobe_type, retprobe_bit;
-	int fds[SQPOLL_PROBES_EVENTS * 2];	/* perf events and their links */
+	struct uprobe_way way;		/* links or perf events */
+	int fds[SQPOLL_PROBES_EVENTS * 2];	/* links (and their perf events) */
 	int nfds;
 	bool off_told, full_told;
 	struct u64map procs;		/* tgid -> looked at */

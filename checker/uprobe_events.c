@@ -2,12 +2,15 @@
 #define _GNU_SOURCE
 #include "uprobe_events.h"
 
+#include "load.h"
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +38,6 @@ static int read_int_file(const char *path, const char *skip)
 	}
 	fclose(f);
 	return v;
-}
-
-int uprobe_pmu(int *type, int *retprobe_bit)
-{
-	*type = read_int_file("/sys/bus/event_source/devices/uprobe/type", NULL);
-	*retprobe_bit = read_int_file("/sys/bus/event_source/devices/uprobe/format/retprobe",
-				      "config:");
-	return *type < 0 || *retprobe_bit < 0 ? -1 : 0;
 }
 
 static uint64_t symbol_vaddr(Elf *elf, uint32_t type, const char *name)
@@ -112,18 +107,20 @@ uint64_t uprobe_file_func_offset(const char *path, const char *name)
 	return off;
 }
 
-int uprobe_open(int type, int retprobe_bit, int prog_fd, const char *path, uint64_t off,
-		bool ret, pid_t pid, uint64_t cookie, int fds[2])
+/* A uprobe perf event of the PMU's @type at @path + @off for @pid, and
+ * @prog_fd attached to it (a BPF link, or the ioctl before v5.15). */
+static int perf_uprobe_open(const struct uprobe_way *w, int prog_fd, const char *path,
+			    const struct uprobe_site *site, pid_t pid, int fds[2])
 {
-	LIBBPF_OPTS(bpf_link_create_opts, lo, .perf_event.bpf_cookie = cookie);
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .perf_event.bpf_cookie = site->cookie);
 	struct perf_event_attr attr = { 0 };
 	int pfd, lfd;
 
 	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = ret ? 1ULL << retprobe_bit : 0;
+	attr.type = w->type;
+	attr.config = site->ret ? 1ULL << w->retprobe_bit : 0;
 	attr.config1 = (uint64_t)(uintptr_t)path;
-	attr.config2 = off;
+	attr.config2 = site->off;
 	pfd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
@@ -137,6 +134,94 @@ int uprobe_open(int type, int retprobe_bit, int prog_fd, const char *path, uint6
 	ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
 	fds[0] = pfd;
 	fds[1] = lfd;
+	return 0;
+}
+
+/*
+ * BPF_LINK_CREATE's uprobe_multi part (union bpf_attr, v6.6), which
+ * Debian 12's uapi header lacks: the same layout, the same field order.
+ */
+struct uprobe_multi_attr {
+	uint32_t prog_fd, target_fd, attach_type, flags;
+	uint64_t path, offsets, ref_ctr_offsets, cookies;
+	uint32_t cnt, multi_flags, pid;
+};
+_Static_assert(offsetof(struct uprobe_multi_attr, path) == 16 &&
+	       offsetof(struct uprobe_multi_attr, pid) == 56, "bpf_attr's uprobe_multi layout");
+
+/* One uprobe_multi link: @prog_fd at the @n offsets of @path (their
+ * returns if @ret), for @pid's address space. The link's descriptor, or
+ * -errno. */
+static int multi_link(int prog_fd, const char *path, const uint64_t *offs,
+		      const uint64_t *cookies, uint32_t n, bool ret, pid_t pid)
+{
+	struct uprobe_multi_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_fd = prog_fd;
+	a.attach_type = UC_BPF_TRACE_UPROBE_MULTI;
+	a.path = (uint64_t)(uintptr_t)path;
+	a.offsets = (uint64_t)(uintptr_t)offs;
+	a.cookies = (uint64_t)(uintptr_t)cookies;
+	a.cnt = n;
+	a.multi_flags = ret ? UC_BPF_F_UPROBE_MULTI_RETURN : 0;
+	a.pid = pid;
+	fd = syscall(SYS_bpf, BPF_LINK_CREATE, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
+int uprobe_way_init(struct uprobe_way *w, bool multi)
+{
+	memset(w, 0, sizeof(*w));
+	w->multi = multi;
+	if (multi)
+		return 0;
+	w->type = read_int_file("/sys/bus/event_source/devices/uprobe/type", NULL);
+	w->retprobe_bit = read_int_file("/sys/bus/event_source/devices/uprobe/format/retprobe",
+					"config:");
+	return w->type < 0 || w->retprobe_bit < 0 ? -1 : 0;
+}
+
+int uprobe_attach(const struct uprobe_way *w, int prog_fd, const char *path,
+		  const struct uprobe_site *sites, int n, pid_t pid, int *fds, int *nfds,
+		  int cap)
+{
+	if (!w->multi) {
+		for (int i = 0; i < n; i++) {
+			int two[2] = { -1, -1 }, err;
+
+			if (*nfds + 2 > cap)
+				return -ENOSPC;
+			err = perf_uprobe_open(w, prog_fd, path, &sites[i], pid, two);
+			if (err)
+				return err;
+			fds[(*nfds)++] = two[0];
+			if (two[1] >= 0)
+				fds[(*nfds)++] = two[1];
+		}
+		return 0;
+	}
+	/* One link for the entries, one for the returns. */
+	for (int ret = 0; ret < 2; ret++) {
+		uint64_t offs[UPROBE_SITES_MAX], cookies[UPROBE_SITES_MAX];
+		uint32_t k = 0;
+		int fd;
+
+		for (int i = 0; i < n && k < UPROBE_SITES_MAX; i++)
+			if (sites[i].ret == ret) {
+				offs[k] = sites[i].off;
+				cookies[k++] = sites[i].cookie;
+			}
+		if (!k)
+			continue;
+		if (*nfds + 1 > cap)
+			return -ENOSPC;
+		fd = multi_link(prog_fd, path, offs, cookies, k, ret, pid);
+		if (fd < 0)
+			return fd;
+		fds[(*nfds)++] = fd;
+	}
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-process uprobes as perf events, for the check mode's probes
- * (heap_probes.c, sqpoll_probes.c): a uprobe perf event whose target is
- * one process plants its breakpoint in that address space only, so no
- * other process on the machine pays for it. Opened here rather than
+ * Per-process uprobes, for the check mode's probes (heap_probes.c,
+ * heap_alloc_probes.c, sqpoll_probes.c): a probe whose target is one
+ * process plants its breakpoints in that address space only, so no other
+ * process on the machine pays for it. As uprobe_multi links where the
+ * kernel has them (v6.12+), else as perf events. Opened here rather than
  * through libbpf's bpf_program__attach_uprobe_opts() because a run that
  * joined another instance's programs has no loaded bpf_program, only the
  * shared program's descriptor (checker/shared.c).
@@ -16,9 +17,25 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The kernel's uprobe PMU: its type and the config bit of a return
- * probe. 0, or -1 if this kernel has no uprobe perf events. */
-int uprobe_pmu(int *type, int *retprobe_bit);
+/* How this run attaches per-process uprobes: as uprobe_multi links
+ * (the programs' _multi form was loaded, bpf/uprobe_forms.bpf.h), else as
+ * perf events of the uprobe PMU (its type, the config bit of a return). */
+struct uprobe_way {
+	bool multi;
+	int type, retprobe_bit;
+};
+
+/* The form @multi says; for perf events, the PMU read. 0, or -1 if this
+ * kernel has no uprobe perf events (the perf form only). */
+int uprobe_way_init(struct uprobe_way *w, bool multi);
+
+/* A probed function: its file offset, its attach cookie, entry or
+ * return. */
+struct uprobe_site {
+	uint64_t off, cookie;
+	bool ret;
+};
+#define UPROBE_SITES_MAX	16	/* in one uprobe_attach() */
 
 /* File offset of the defined function @name in @elf (its .dynsym, then
  * its .symtab), 0 if none. */
@@ -26,12 +43,15 @@ uint64_t uprobe_func_offset(Elf *elf, const char *name);
 /* The same, opening @path. */
 uint64_t uprobe_file_func_offset(const char *path, const char *name);
 
-/* Attaches program @prog_fd at @path + @off (a return probe if @ret) for
- * process @pid, with @cookie. Into @fds: the perf event and its link (-1
- * if the kernel attached the program to the event itself). 0, or
- * -errno. */
-int uprobe_open(int type, int retprobe_bit, int prog_fd, const char *path, uint64_t off,
-		bool ret, pid_t pid, uint64_t cookie, int fds[2]);
+/* Attaches @prog_fd at the @n @sites of @path for process @pid (its
+ * address space: every thread, and what it execs): one link for the
+ * entries and one for the returns, or a perf event and its link per site.
+ * The descriptors are appended to @fds (*@nfds of @cap used). 0, or
+ * -errno (-ENOSPC: @fds full); what was attached before a failure stays
+ * in @fds. */
+int uprobe_attach(const struct uprobe_way *w, int prog_fd, const char *path,
+		  const struct uprobe_site *sites, int n, pid_t pid, int *fds, int *nfds,
+		  int cap);
 
 /* Closes the @n descriptors of @fds (perf events and links; -1 skipped)
  * without waiting: each uprobe's release waits for grace periods under a

@@ -359,10 +359,11 @@ void kernel_print(const struct uc_kernel *k, FILE *out)
 		"judged (write, send from a read's buffer; a waiting read's channel "
 		"from io_uring_poll_arm/queue_async_work)" :
 		"not judged (the wait tracepoints do not take the request)");
-	/* free-inflight's uprobes are perf events of this PMU
-	 * (checker/uprobe_events.c); without it every process is told unjudged. */
-	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK))
-		fprintf(out, "  heap releases    not judged: no uprobe perf events (each process "
+	/* free-inflight's uprobes are uprobe_multi links, or perf events of
+	 * this PMU (checker/uprobe_events.c); without either every process is
+	 * told unjudged. */
+	if (!k->uprobe_multi && access("/sys/bus/event_source/devices/uprobe/type", R_OK))
+		fprintf(out, "  heap releases    not judged: no uprobes (each process "
 			"that uses io_uring is said and counted)\n");
 	else
 		fprintf(out, "  heap releases    active: glibc malloc's free/realloc (uprobes on "

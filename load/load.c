@@ -106,10 +106,17 @@ void load_variants(struct bpf_object *obj, const struct uc_kernel *k)
 
 	bpf_object__for_each_program(p, obj) {
 		const char *hook = strchr(bpf_program__name(p), '_');
+		size_t len = hook ? strlen(hook) : 0;
 
 		for (size_t i = 0; hook && i < sizeof(hooks) / sizeof(hooks[0]); i++)
 			if (!strcmp(hook + 1, hooks[i]))
 				bpf_program__set_autoload(p, loaded[i]);
+		/* A uprobe program's uprobe_multi form (bpf/uprobe_forms.bpf.h):
+		 * libbpf 1.1 has no section for it, so its attach type is
+		 * given here. */
+		if (len > 6 && !strcmp(hook + len - 6, "_multi") &&
+		    bpf_program__type(p) == BPF_PROG_TYPE_KPROBE)
+			bpf_program__set_expected_attach_type(p, UC_BPF_TRACE_UPROBE_MULTI);
 	}
 }
 

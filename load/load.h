@@ -35,8 +35,15 @@ struct btf *load_kernel_btf(void);
  * stay). */
 void load_release(void);
 
+/* Newer than Debian 12's uapi header (linux-libc-dev 6.1): the
+ * uprobe_multi link of v6.6 (include/uapi/linux/bpf.h). */
+#define UC_BPF_TRACE_UPROBE_MULTI	48	/* enum bpf_attach_type */
+#define UC_BPF_F_UPROBE_MULTI_RETURN	1	/* its link's flags */
+
 /* Each program of @obj that has a line in variants.def loads or not as
- * the line says for @k; the others are left as they are. */
+ * the line says for @k; the others are left as they are. A program
+ * named ..._multi of type kprobe is given the uprobe_multi attach type
+ * (bpf/uprobe_forms.bpf.h). */
 void load_variants(struct bpf_object *obj, const struct uc_kernel *k);
 
 /* An object loaded in one piece. */

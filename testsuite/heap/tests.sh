@@ -118,3 +118,47 @@ if want "heap: bad value"; then
 		fail "heap: bad value" "exit $rc (want 2)" "$TMP/heap.bad.err"
 	fi
 fi
+
+if want "heap: probes released"; then
+	# The probes' form is the one --version names (uprobe_multi links on
+	# v6.12+, else a perf event each), and none is left once the run has
+	# ended: the heap program's links are read from the running instance's
+	# descriptors, then looked for again after it exits (the closer,
+	# uringcheck-close, drops the last references within a second or so).
+	# free and realloc's entries, realloc's return: two links, or three.
+	form=perf want_n=3
+	$UC --version | grep -qE '^  uprobes +one uprobe_multi link' && form=uprobe_multi want_n=2
+	$UC --keep-warm=0 --log-file="$TMP/heap.links.log" -- sleep 1.5 &
+	ucpid=$!
+	links="" types=""
+	for _ in $(seq 30); do
+		links="" types=""
+		for f in /proc/$ucpid/fdinfo/*; do
+			id=$(awk '/^link_id:/ { print $2 }' "$f" 2>/dev/null)
+			prog=$(awk '/^prog_id:/ { print $2 }' "$f" 2>/dev/null)
+			[ -n "$id" ] && [ -n "$prog" ] || continue
+			bpftool prog show id "$prog" 2>/dev/null | grep -q 'name uc_heap_releas' || continue
+			links="$links $id"
+			types="$types $(awk '/^link_type:/ { print $2 }' "$f")"
+		done
+		[ "$(echo $links | wc -w)" -ge $want_n ] && break
+		sleep 0.1
+	done
+	wait $ucpid
+	ucrc=$?
+	left=x
+	for _ in $(seq 50); do
+		left=0
+		for id in $links; do bpftool link show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+		[ "$left" = 0 ] && break
+		sleep 0.1
+	done
+	wrong=$(echo $types | tr ' ' '\n' | grep -cvE "^(u(ret)?probe_multi)$")
+	[ $form = perf ] && wrong=$(echo $types | tr ' ' '\n' | grep -cvx perf)
+	if [ "$ucrc" = 0 ] && [ "$(echo $links | wc -w)" = $want_n ] && [ "$wrong" = 0 ] &&
+	   [ "$left" = 0 ]; then
+		pass "heap: probes as $want_n $form links while the target runs, none left after"
+	else
+		fail "heap: probes released" "exit $ucrc, links [$links] of types [$types] (want $want_n $form), $left left after" "$TMP/heap.links.log"
+	fi
+fi
