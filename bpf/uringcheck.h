@@ -208,6 +208,9 @@ enum uc_stat {
 	UC_STAT_SYNC_UNINDEXED,	/* sync calls sent because the kernel could
 				 * not narrow them: a span that is the whole
 				 * address space, or a vectored call */
+	UC_STAT_SYNC_UNKEPT,	/* sync calls whose return could not be
+				 * waited for (no per-thread state, and the
+				 * fallback table refused): not judged */
 	UC_STAT__COUNT,
 };
 
