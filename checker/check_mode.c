@@ -401,6 +401,12 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 		report_warning(rep, pid, "%llu recvmmsg/sendmmsg messages judged on their "
 			       "first %d iovecs only (sync-overlap)",
 			       (unsigned long long)ck->mmsg_cut, UC_MMSG_IOV_MAX);
+	if (ck->sync_unreturned)
+		report_warning(rep, pid, "%llu system call%s met in-flight bytes but %s "
+			       "return was not seen (killed in the call?): not judged "
+			       "(sync-overlap)", (unsigned long long)ck->sync_unreturned,
+			       ck->sync_unreturned == 1 ? "" : "s",
+			       ck->sync_unreturned == 1 ? "its" : "their");
 	if (ck->drops_unjudged)
 		report_warning(rep, pid, "%llu ring teardowns whose shared SQ drop counter "
 			       "rose outside the kernel's own submissions (written by the "

@@ -97,6 +97,20 @@ static void pending_free(struct uc_check *ck, struct pending_call *pc)
 	free(pc);
 }
 
+/*
+ * A call whose return will not be seen: its thread made another call (its
+ * exit went unseen) or the run ended first (the process was killed in
+ * the call, or the return's mark was refused: sync_calls_unjudged). A
+ * sync call that met in-flight bytes is not judged then, and counted
+ * (said at the end): how much it moved is not known.
+ */
+static void pending_gone(struct uc_check *ck, struct pending_call *pc)
+{
+	if (pc && pc->call.dir != UC_DIR_NONE && (pc->nhits || pc->withheld))
+		ck->sync_unreturned++;
+	pending_free(ck, pc);
+}
+
 /* ---- munmap-inflight --------------------------------------------------- */
 
 struct unmap_scan {
@@ -577,8 +591,8 @@ static void on_call(void *arg, struct uc_check *ck, const struct uc_call *c)
 		register_enter(ck, pc);
 	else
 		unmap_enter(ck, pc);
-	/* One call in progress per thread. */
-	pending_free(ck, u64map_put(&st->calls, c->hdr.tid, pc));
+	/* One call in progress per thread: one still held never returned. */
+	pending_gone(ck, u64map_put(&st->calls, c->hdr.tid, pc));
 }
 
 static void on_call_ret(void *arg, struct uc_check *ck, const struct uc_call_ret *r)
@@ -614,6 +628,22 @@ static void free_call_cb(uint64_t key, void *val, void *arg)
 	pending_free(arg, val);
 }
 
+static void gone_call_cb(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	pending_gone(arg, val);
+}
+
+/* The run's end: calls still waiting for their return never had it. */
+static void calls_finish(void *arg, struct uc_check *ck)
+{
+	struct calls_rule *st = arg;
+
+	u64map_each(&st->calls, gone_call_cb, ck);
+	u64map_free(&st->calls);
+	u64map_init(&st->calls);
+}
+
 static void calls_free(void *arg, struct uc_check *ck)
 {
 	struct calls_rule *st = arg;
@@ -629,5 +659,6 @@ const struct uc_check_rule uc_rule_calls = {
 	.on_call = on_call,
 	.on_call_ret = on_call_ret,
 	.on_register = on_register,
+	.finish = calls_finish,
 	.free = calls_free,
 };

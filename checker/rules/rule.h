@@ -43,6 +43,9 @@ struct uc_check {
 					 * past UC_MMSG_MAX, not judged */
 	uint64_t mmsg_cut;		/* ... messages judged on their first
 					 * UC_MMSG_IOV_MAX iovecs only */
+	uint64_t sync_unreturned;	/* sync calls that met in-flight bytes
+					 * whose return was never seen: not
+					 * judged (rules/calls.c) */
 	uint64_t picks;			/* provided buffers seen held */
 	uint64_t picks_unresolved;	/* ... whose address was not known */
 
