@@ -105,6 +105,19 @@ held_ids() {
 	[ $# -gt 0 ] && fdinfo=($(printf '/proc/%s/fdinfo/* ' "$@"))
 	grep -h '^prog_id:' "${fdinfo[@]}" 2>/dev/null | awk '{ print $2 }' | sort -u
 }
+# bpf_left prog|link ID...: how many of those BPF programs or links still
+# exist, after waiting up to 5 s for them to go.
+bpf_left() {
+	local kind=$1 left=0 id
+	shift
+	for _ in $(seq 50); do
+		left=0
+		for id in "$@"; do bpftool "$kind" show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+		[ "$left" = 0 ] && break
+		sleep 0.1
+	done
+	echo "$left"
+}
 #
 # The suite signals only what it started: every process it starts carries
 # UC_TESTSUITE_TAG in its environment (a holder, a target), and ours()
@@ -702,13 +715,8 @@ if want "runner: keep-warm"; then
 	$UC -v --keep-warm=0 true 2>"$TMP/kw.err"
 	joined=$(grep -c 'joined the BPF programs' "$TMP/kw.err")
 	keepers=$(keepers_alive)
-	left=x
-	for _ in $(seq 40); do
-		left=0
-		for id in $mine; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
-		[ "$left" = 0 ] && break
-		sleep 0.1
-	done
+	# shellcheck disable=SC2086
+	left=$(bpf_left prog $mine)
 	if [ -n "$mine" ] && [ "$joined" = 1 ] && [ "$keepers" -ge 1 ] && [ "$left" = 0 ] &&
 	   [ "$piped_ms" -lt 1500 ]; then
 		pass "runner: keep-warm: the next run joins, no pipe held (${piped_ms} ms), nothing attached after"

@@ -56,7 +56,6 @@ static void *start(void *arg)
 int main(void)
 {
 	const int want[1] = { 64 };
-	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	pthread_t t;
 	int p[2];
@@ -64,12 +63,7 @@ int main(void)
 	SYS(pipe(p));
 	SYS(pipe(q));
 	URING(io_uring_queue_init(8, &ring, 0));
-
-	sqe = get_sqe(&ring);
-	io_uring_prep_read(sqe, p[0], buf, 64, 0);
-	sqe->user_data = 0;
-	submit_exact(&ring, 1);
-	require_no_cqe(&ring, "the READ waits");
+	read_in_flight(&ring, p[0], buf, 0);
 
 	if (pthread_create(&t, NULL, start, NULL))
 		fail("pthread_create");

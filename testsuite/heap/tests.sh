@@ -4,8 +4,8 @@
 # judged in a process that used io_uring, the run says so in one note at
 # its end and counts the processes (--json: processes_heap_unjudged).
 # The injections themselves are cases (testsuite/cases/*free-inflight*),
-# run without options. Sourced by testsuite/run.sh (pass, fail, want,
-# $UC, $BIN, $TMP).
+# run without options. Sourced by testsuite/run.sh (pass, fail, want, bpf_left,
+# bpf_left, $UC, $BIN, $TMP).
 
 HEAP_NOTE='uringcheck: note: heap releases \(free-inflight\) not judged in'
 
@@ -146,13 +146,8 @@ if want "heap: probes released"; then
 	done
 	wait $ucpid
 	ucrc=$?
-	left=x
-	for _ in $(seq 50); do
-		left=0
-		for id in $links; do bpftool link show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
-		[ "$left" = 0 ] && break
-		sleep 0.1
-	done
+	# shellcheck disable=SC2086
+	left=$(bpf_left link $links)
 	wrong=$(echo $types | tr ' ' '\n' | grep -cvE "^(u(ret)?probe_multi)$")
 	[ $form = perf ] && wrong=$(echo $types | tr ' ' '\n' | grep -cvx perf)
 	if [ "$ucrc" = 0 ] && [ "$(echo $links | wc -w)" = $want_n ] && [ "$wrong" = 0 ] &&
