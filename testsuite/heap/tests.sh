@@ -4,7 +4,7 @@
 # judged in a process that used io_uring, the run says so in one note at
 # its end and counts the processes (--json: processes_heap_unjudged).
 # The injections themselves are cases (testsuite/cases/*free-inflight*),
-# run without options. Sourced by testsuite/run.sh (pass, fail, want, bpf_left,
+# run without options. Sourced by testsuite/run.sh (pass, fail, want,
 # bpf_left, $UC, $BIN, $TMP).
 
 HEAP_NOTE='uringcheck: note: heap releases \(free-inflight\) not judged in'
