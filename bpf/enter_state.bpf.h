@@ -23,7 +23,6 @@ struct enter_state {
 	 * (bpf/syscalls.bpf.h, blocking_begins) */
 	__u32 sys_nr;
 	__u64 sys_ts;			/* 0: none */
-	__u32 sync_nr;			/* a sync call sent, its result wanted */
 	/* the SQ drop counter as this call entered (bpf/sq_drops.bpf.h) */
 	__u32 drop_before;
 	__u64 drop_ring;		/* ... of this ring, 0: not read */

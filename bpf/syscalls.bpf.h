@@ -199,45 +199,79 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 }
 
 /*
- * A sync call whose thread has no enter_state (7.x: creating task storage
- * from this tracepoint can fail, kmalloc_nolock): its "result wanted"
- * mark kept by thread id instead. The count spares every other system
- * call's exit a lookup. Preallocated: an element allocated at the update
- * can fail there too (7.2 under TCG: about one sync-overlap injection in
- * a hundred went unjudged, its return never sent), and a refused update
- * is counted (UC_STAT_SYNC_UNKEPT), never silent.
+ * A sync call sent at its entry: its "result wanted" mark, taken at its
+ * exit (which then sends how much it moved). The count spares every other
+ * system call's exit a look. Not in the thread's enter_state: on 7.x task
+ * storage can fail both ways from these tracepoints, created
+ * (kmalloc_nolock) or looked up (its per-CPU busy guard, held by a
+ * preempted lookup), and a mark lost either way left a judged call
+ * without its return (7.2 under TCG: about one run in 70 of a
+ * sync-overlap injection). Nor in a hash map, whose updates allocate or
+ * take a bucket lock. An array of (thread id, call + 1) words instead:
+ * a thread's mark lives in one of SYNC_MARK_WINDOW slots from its home
+ * slot, claimed with a compare-and-swap and cleared only by that thread,
+ * so nothing allocates and nothing locks. A window full of other
+ * threads' marks (that many threads with neighbouring ids in judged
+ * calls at once) is counted (UC_STAT_SYNC_UNKEPT), never silent.
  */
+#define SYNC_MARKS		4096	/* a power of two */
+#define SYNC_MARK_WINDOW	4
+
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);		/* tid */
-	__type(value, __u32);		/* syscall nr + 1 */
-} sync_pending SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYNC_MARKS);
+	__type(key, __u32);
+	__type(value, __u64);		/* tid << 32 | nr + 1; 0: free */
+} sync_marks SEC(".maps");
 
 __s64 sync_pending_n;
 
+static __always_inline __u64 *sync_mark_slot(__u32 tid, __u32 i)
+{
+	__u32 idx = (tid + i) & (SYNC_MARKS - 1);
+
+	return bpf_map_lookup_elem(&sync_marks, &idx);
+}
+
 static __always_inline void sync_pending_put(long id, __u32 sid)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), v = id + 1;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 want = (__u64)tid << 32 | (__u32)(id + 1), *v;
 
-	if (!bpf_map_update_elem(&sync_pending, &tid, &v, BPF_NOEXIST))
-		__sync_fetch_and_add(&sync_pending_n, 1);
-	else if (bpf_map_update_elem(&sync_pending, &tid, &v, BPF_EXIST))
-		stat_inc(sid, UC_STAT_SYNC_UNKEPT);
+	/* A mark of its own left (its exit unseen): replaced. */
+	for (__u32 i = 0; i < SYNC_MARK_WINDOW; i++) {
+		v = sync_mark_slot(tid, i);
+		if (v && *v >> 32 == tid) {
+			*v = want;
+			return;
+		}
+	}
+	for (__u32 i = 0; i < SYNC_MARK_WINDOW; i++) {
+		v = sync_mark_slot(tid, i);
+		if (v && !*v && __sync_val_compare_and_swap(v, 0, want) == 0) {
+			__sync_fetch_and_add(&sync_pending_n, 1);
+			return;
+		}
+	}
+	stat_inc(sid, UC_STAT_SYNC_UNKEPT);
 }
 
 static __always_inline bool sync_pending_take(long id)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 *v = bpf_map_lookup_elem(&sync_pending, &tid);
+	__u64 want = (__u64)tid << 32 | (__u32)(id + 1), *v;
 
-	if (!v)
-		return false;
-	if (*v != id + 1)
-		return false;
-	if (!bpf_map_delete_elem(&sync_pending, &tid))
-		__sync_fetch_and_add(&sync_pending_n, -1);
-	return true;
+	for (__u32 i = 0; i < SYNC_MARK_WINDOW; i++) {
+		v = sync_mark_slot(tid, i);
+		if (!v || *v >> 32 != tid)
+			continue;
+		if (*v != want)
+			return false;	/* another call's mark: not this one */
+		if (__sync_val_compare_and_swap(v, want, 0) == want)
+			__sync_fetch_and_add(&sync_pending_n, -1);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -333,15 +367,12 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 		else
 			sync_plain_range(c, id);
 		/* Its result says how many bytes it moved: wanted at exit. */
+		sync_pending_put(id, sid);
+		/* The thread followed from now on (reap lag's blocking calls). */
 		es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0,
 					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (es) {
-			if (!es->ts && !es->stack_id)
-				es->session = sid;	/* created here */
-			es->sync_nr = id + 1;	/* read is 0 */
-		} else {
-			sync_pending_put(id, sid);
-		}
+		if (es && !es->ts && !es->stack_id)
+			es->session = sid;	/* created here */
 	}
 	c->stack_id = capture_stack(sid, tgid);
 	ev_output(sid, c, sizeof(*c));
@@ -459,12 +490,8 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	}
 	es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0);
 	blocking_ends(es, id);
-	if (es && es->sync_nr == id + 1) {
-		es->sync_nr = 0;
-		sync = true;	/* its record was sent at entry */
-	} else if (sync_pending_n > 0) {
-		sync = sync_pending_take(id);
-	}
+	if (sync_pending_n > 0)
+		sync = sync_pending_take(id);	/* its record was sent at entry */
 	if (!sync && id != UC_NR_MUNMAP && id != UC_NR_MREMAP && id != UC_NR_MADVISE &&
 	    id != UC_NR_MMAP && id != UC_NR_BRK &&
 	    id != UC_NR_EXECVE && id != UC_NR_EXECVEAT)

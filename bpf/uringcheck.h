@@ -209,8 +209,8 @@ enum uc_stat {
 				 * not narrow them: a span that is the whole
 				 * address space, or a vectored call */
 	UC_STAT_SYNC_UNKEPT,	/* sync calls whose return could not be
-				 * waited for (no per-thread state, and the
-				 * fallback table refused): not judged */
+				 * waited for (their mark's window full:
+				 * bpf/syscalls.bpf.h): not judged */
 	UC_STAT__COUNT,
 };
 

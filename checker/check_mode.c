@@ -68,7 +68,7 @@ static const char *const stat_names[UC_STAT__COUNT] = {
 	[UC_STAT_DROPPED_TRUNC] = "teardown records lost: event buffer full (dropped requests not all listed)",
 	[UC_STAT_PROCS_NS_BELOW] = "processes not followed: in a PID namespace below uringcheck's (run uringcheck inside it)",
 	[UC_STAT_OPS_UNJUDGED] = "requests of opcodes whose memory is not judged (uringcheck --list-ops, docs/hazards.md)",
-	[UC_STAT_SYNC_UNKEPT] = "system calls not judged by sync-overlap: their return could not be waited for (no per-thread state, and its fallback table refused)",
+	[UC_STAT_SYNC_UNKEPT] = "system calls not judged by sync-overlap: their return could not be waited for (too many threads in such calls at once)",
 };
 
 /* The counters behind the loss warnings, for --json (stable names). */
