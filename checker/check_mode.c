@@ -50,6 +50,9 @@ struct check_mode {
 	uint32_t others;		/* ... left to the sessions following
 					 * them already */
 	uint32_t rings;			/* ring records: rings seen */
+	uint64_t misses_base;		/* the programs' skipped runs at the
+					 * start (session_hook_misses) ... */
+	uint64_t hook_misses;		/* ... and during the run */
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
 	const char *exe;		/* the target's executable (spawned) */
@@ -168,6 +171,7 @@ static int check_begin(void **state, struct uc_run *run)
 	if (session_start(&c->sess, o, on_event, c))
 		return -1;
 	c->started = true;
+	c->misses_base = session_hook_misses(&c->sess);
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	/* Copies as long as each call site needs (stack_bounds.h). */
@@ -313,6 +317,7 @@ static void check_finish(void *state, struct uc_run *run)
 		session_take_all(&c->sess, false);
 	c->all = false;
 	session_drain(&c->sess);
+	c->hook_misses = session_hook_misses(&c->sess) - c->misses_base;
 	dispatch_finish(&c->check);	/* findings held for more (heap_owner.h) */
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	sqpoll_probes_stop(&c->sqpoll);
@@ -401,6 +406,15 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 		report_warning(rep, pid, "%llu recvmmsg/sendmmsg messages judged on their "
 			       "first %d iovecs only (sync-overlap)",
 			       (unsigned long long)ck->mmsg_cut, UC_MMSG_IOV_MAX);
+	/* Runs the kernel skipped, anyone's (the programs are shared by
+	 * every process on the machine): whether one was this target's is
+	 * not known, so said, not warned of (docs/lost-events.md). */
+	if (c->hook_misses)
+		fprintf(rep->out, "==%u==uringcheck: note: the kernel skipped %llu run%s of "
+			"uringcheck's hooks during this run (a run of the same program "
+			"preempted on that CPU): what %s would have seen is not judged "
+			"(hook_runs_skipped)\n", pid, (unsigned long long)c->hook_misses,
+			c->hook_misses == 1 ? "" : "s", c->hook_misses == 1 ? "it" : "they");
 	if (ck->sync_unreturned)
 		report_warning(rep, pid, "%llu system call%s met in-flight bytes but %s "
 			       "return was not seen (killed in the call?): not judged "
@@ -504,7 +518,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 12 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 13 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -523,6 +537,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "stack_bounds_installed", ck->stacks.bounds.installed };
 	out[n++] = (struct uc_json_counter){ "stacks_cut_short", ck->stacks.bounds.cut_short };
 	out[n++] = (struct uc_json_counter){ "stacks_bounded", ck->stacks.bounds.bounded };
+	out[n++] = (struct uc_json_counter){ "hook_runs_skipped", c->hook_misses };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;
 }

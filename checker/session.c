@@ -172,6 +172,64 @@ static void share_loaded(struct uc_session *s)
 	}
 }
 
+static uint64_t prog_misses(int prog_fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (prog_fd < 0 || bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+/* The program behind shared link @lfd. */
+static uint64_t link_misses(int lfd)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+	uint64_t n;
+	int fd;
+
+	memset(&info, 0, sizeof(info));
+	if (lfd < 0 || bpf_obj_get_info_by_fd(lfd, &info, &len))
+		return 0;
+	fd = bpf_prog_get_fd_by_id(info.prog_id);
+	n = prog_misses(fd);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+uint64_t session_hook_misses(struct uc_session *s)
+{
+	struct uringcheck_bpf *second = s->joined ? NULL : cold_load_second(&s->cold);
+	struct bpf_program *p;
+	uint64_t n = 0;
+	bool multi;
+
+	if (!s->skel)
+		return 0;
+	bpf_object__for_each_program(p, s->skel->obj) {
+		char key[64];
+
+		if (!s->joined) {
+			n += prog_misses(bpf_program__fd(p));
+			continue;
+		}
+		/* joined: the holder's attached programs, by their links */
+		snprintf(key, sizeof(key), "link:%s", bpf_program__name(p));
+		n += link_misses(shared_find(&s->shared, key));
+	}
+	if (second)
+		bpf_object__for_each_program(p, second->obj)
+			n += prog_misses(bpf_program__fd(p));
+	if (s->joined)
+		for (size_t i = 0; i < sizeof(uprobe_progs) / sizeof(uprobe_progs[0]); i++)
+			n += prog_misses(session_uprobe_prog(s, uprobe_progs[i], &multi));
+	return n;
+}
+
 int session_uprobe_prog(const struct uc_session *s, const char *name, bool *multi)
 {
 	char key[64];
