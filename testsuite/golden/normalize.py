@@ -25,6 +25,10 @@ text = re.sub(r'"uringcheckSite/v1":\s*"[0-9a-f]+"', '"uringcheckSite/v1":"H"', 
 # learned copy bounds (checker/stack_bounds.h): how many, and how many
 # captures used one, depends on when the checker read the first capture
 text = re.sub(r'"(stack_bounds_installed|stacks_bounded)":\s*\d+', r'"\1":N', text)
+# hook runs the kernel skipped (a preempted program run, anyone's, on a
+# preemptible kernel: docs/lost-events.md): machine-wide, not the case's
+text = re.sub(r'"hook_runs_skipped":\s*\d+', '"hook_runs_skipped":N', text)
+text = re.sub(r"==(\d+|PID)==uringcheck: note: the kernel skipped \d+ runs? of uringcheck's hooks[^\n]*\n", "", text)
 # timings
 text = re.sub(r"\d+(\.\d+)? (ms|s|us|ns)\b", r"T \2", text)
 text = re.sub(r'"(\w*_(ns|ms|us|s)|duration\w*|time\w*|timestamp)":\s*[\d.]+', r'"\1":T', text)
