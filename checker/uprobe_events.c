@@ -187,6 +187,8 @@ int uprobe_attach(const struct uprobe_way *w, int prog_fd, const char *path,
 		  const struct uprobe_site *sites, int n, pid_t pid, int *fds, int *nfds,
 		  int cap)
 {
+	if (n > UPROBE_SITES_MAX)
+		return -E2BIG;	/* a caller's table outgrew the links' arrays */
 	if (!w->multi) {
 		for (int i = 0; i < n; i++) {
 			int two[2] = { -1, -1 }, err;
@@ -208,7 +210,7 @@ int uprobe_attach(const struct uprobe_way *w, int prog_fd, const char *path,
 		uint32_t k = 0;
 		int fd;
 
-		for (int i = 0; i < n && k < UPROBE_SITES_MAX; i++)
+		for (int i = 0; i < n; i++)
 			if (sites[i].ret == ret) {
 				offs[k] = sites[i].off;
 				cookies[k++] = sites[i].cookie;

@@ -47,7 +47,8 @@ uint64_t uprobe_file_func_offset(const char *path, const char *name);
  * address space: every thread, and what it execs): one link for the
  * entries and one for the returns, or a perf event and its link per site.
  * The descriptors are appended to @fds (*@nfds of @cap used). 0, or
- * -errno (-ENOSPC: @fds full); what was attached before a failure stays
+ * -errno (-ENOSPC: @fds full; -E2BIG: more than UPROBE_SITES_MAX
+ * sites); what was attached before a failure stays
  * in @fds. */
 int uprobe_attach(const struct uprobe_way *w, int prog_fd, const char *path,
 		  const struct uprobe_site *sites, int n, pid_t pid, int *fds, int *nfds,
