@@ -200,9 +200,10 @@ while IFS='|' read -r name expect status opts args match repeat; do
 		first="got [${got:-clean}] exit $rc"
 	fi
 	done
+	# "N of M runs" last: run.sh counts the repeated cases by it
 	times=
-	[ "${repeat:-1}" -gt 1 ] && times=", $((run - bad)) of $run runs"
-	[ $retried -gt 0 ] && times="$times, $retried run again after the kernel skipped hook runs"
+	[ $retried -gt 0 ] && times=", $retried run again after the kernel skipped hook runs"
+	[ "${repeat:-1}" -gt 1 ] && times="$times, $((run - bad)) of $run runs"
 	if [ $bad = 0 ]; then
 		echo "RESULT PASS $label: [${got:-clean}] exit $rc${pidf:+, pid $(cat $pidf 2>/dev/null) as the namespace sees it}$times"
 	else
