@@ -108,7 +108,19 @@ static __always_inline __u64 uc_read_u64(const void *p)
 	return v;
 }
 
-#define UC_REG(regs, f)	uc_read_u64(&((const struct uc_regs *)(regs))->f)
+/*
+ * A saved user register. UC_REG: through a pointer the verifier knows as
+ * struct pt_regs (a tp_btf argument, bpf_task_pt_regs()): a direct load,
+ * which the JIT makes a plain move guarded by an exception-table entry. A
+ * helper call per register (bpf_probe_read_kernel, ~20 ns in this VM)
+ * was a tenth of a qd1 fio read's added cost: eight registers a stack
+ * capture, three to six at each system call. The offsets are the ABI's
+ * (checked above), so no CO-RE relocation is needed.
+ * UC_REG_NR: through an address held as a plain number (a global
+ * function takes no kernel pointer), read with the helper.
+ */
+#define UC_REG(regs, f)	(((const struct uc_regs *)(regs))->f)
+#define UC_REG_NR(regs, f)	uc_read_u64(&((const struct uc_regs *)(regs))->f)
 #define UC_NEXT(node)	((void *)uc_read_u64(&((const struct uc_node *)(node))->next))
 
 #endif /* __FIXED_LAYOUT_BPF_H */

@@ -101,11 +101,11 @@ static __always_inline void sync_call_bytes(struct sync_probe *p)
 	if (sync_vectored(p->nr))
 		return;		/* its ranges are in user memory: not read */
 	if (p->nr == UC_NR_GETRANDOM) {
-		p->lo = UC_REG(regs, di);
-		len = UC_REG(regs, si);
+		p->lo = UC_REG_NR(regs, di);
+		len = UC_REG_NR(regs, si);
 	} else {
-		p->lo = UC_REG(regs, si);
-		len = UC_REG(regs, dx);
+		p->lo = UC_REG_NR(regs, si);
+		len = UC_REG_NR(regs, dx);
 	}
 	p->hi = p->lo + len;
 	if (p->hi < p->lo)
