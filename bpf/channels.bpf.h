@@ -30,6 +30,7 @@
 #include "uringcheck.h"
 #include "io_uring_access.bpf.h"
 #include "untrusted.bpf.h"
+#include "fd_file.bpf.h"
 #include "session.bpf.h"
 #include "tracked.bpf.h"
 #include "events.bpf.h"
@@ -61,44 +62,6 @@ static __always_inline __u64 file_channel(struct file *f, bool sender)
 	if (BPF_CORE_READ(sk, __sk_common.skc_family) != UC_AF_UNIX)
 		return UC_CHANNEL_UNKNOWN;
 	return (__u64)BPF_CORE_READ((struct unix_sock *)sk, peer) ?: UC_CHANNEL_UNKNOWN;
-}
-
-/*
- * The file behind descriptor @fd of the current process, or NULL. On the
- * path of every read and write request (submit_pipe) and judged system
- * call: where bpf_rdonly_cast exists, the task, its file table and the
- * table's length are plain loads through an untrusted cast (the verifier
- * checks them as probe reads, without the trust lookups of
- * bpf/untrusted.bpf.h), and only the slot, a pointer in an array of
- * pointers, needs the helper: one bpf_probe_read_kernel instead of five.
- */
-static __always_inline struct file *fd_file(int fd)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct file **fds, *f = NULL;
-	struct fdtable *fdt;
-
-	if (fd < 0)
-		return NULL;
-	if (btf_id_task_struct) {
-		struct files_struct *files =
-			((struct task_struct *)bpf_rdonly_cast(task, btf_id_task_struct))->files;
-
-		if (!files)
-			return NULL;
-		fdt = files->fdt;
-		if (!fdt || (unsigned int)fd >= fdt->max_fds)
-			return NULL;
-		fds = (struct file **)fdt->fd;
-	} else {
-		fdt = BPF_CORE_READ(task, files, fdt);
-		if ((unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
-			return NULL;
-		fds = BPF_CORE_READ(fdt, fd);
-	}
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-		return NULL;
-	return f;
 }
 
 /* Its mode bits and private data (a pipe's struct pipe_inode_info): two

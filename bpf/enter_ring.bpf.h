@@ -10,6 +10,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+#include "fd_file.bpf.h"
 
 #define UC_ENTER_REGISTERED_RING	(1u << 4)	/* uapi, 5.18 */
 
@@ -29,18 +30,12 @@ static __always_inline __u64 enter_ring(__u32 fd, __u32 flags)
 		if (bpf_probe_read_kernel(&f, sizeof(f), &tctx->registered_rings[fd]))
 			return 0;
 	} else {
-		struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-		struct file **fds;
-
-		if (fd >= BPF_CORE_READ(fdt, max_fds))
-			return 0;
-		fds = BPF_CORE_READ(fdt, fd);
-		if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
-			return 0;
+		/* one helper call, not five (fd_file.bpf.h) */
+		f = fd_file(fd);
 	}
 	if (!f)
 		return 0;
-	return (__u64)BPF_CORE_READ(f, private_data);
+	return file_private(f);
 }
 
 #endif /* __ENTER_RING_BPF_H */

@@ -27,10 +27,18 @@
 #include "enter_state.bpf.h"
 #include "rings.bpf.h"
 
+/* Read at both ends of every followed io_uring_enter: two plain loads
+ * through an untrusted cast where bpf_rdonly_cast exists, not two helper
+ * calls. */
 static __always_inline __u32 ring_sq_dropped(__u64 ring)
 {
-	struct io_rings *r = BPF_CORE_READ((struct io_ring_ctx *)ring, rings);
+	struct io_rings *r;
 
+	if (btf_id_io_ring_ctx) {
+		r = ((struct io_ring_ctx *)bpf_rdonly_cast((void *)ring, btf_id_io_ring_ctx))->rings;
+		return r ? r->sq_dropped : 0;
+	}
+	r = BPF_CORE_READ((struct io_ring_ctx *)ring, rings);
 	return r ? BPF_CORE_READ(r, sq_dropped) : 0;
 }
 
