@@ -721,11 +721,20 @@ wait $tp
 # Per-program cost: kernel.bpf_stats_enabled=1 makes the kernel time every
 # BPF program run (itself a few tens of ns per run, so these runs are not
 # timed). Sampled twice during a run; the deltas are steady-state.
-prog_stats() {			# PID -> "id run_time_ns run_cnt" per program
-	# one awk for all fds (prog fds have run_cnt; link fds only prog_id)
-	awk 'FNR == 1 { if (id != "" && c != "") print id, t, c; id = t = c = "" }
-		/^prog_id:/ { id = $2 } /^run_time_ns:/ { t = $2 } /^run_cnt:/ { c = $2 }
-		END { if (id != "" && c != "") print id, t, c }' /proc/$1/fdinfo/* 2>/dev/null
+prog_stats() {			# PID -> "id run_time_ns run_cnt" per program it runs
+	# The programs' ids, from the instance's descriptors: its links name
+	# the program they attach (a loaded instance keeps links, not always
+	# the programs' own descriptors, whose fdinfo alone has the counts:
+	# reading only those, the table said "no uc_submit runs seen"). The
+	# counts then come from bpftool, for those ids only.
+	local ids
+	ids=$(sed -n 's/^prog_id:[[:space:]]*//p' /proc/$1/fdinfo/* 2>/dev/null | sort -u | tr '\n' ' ')
+	[ -n "$ids" ] && have bpftool || return 0
+	bpftool -j prog show 2>/dev/null | IDS=$ids python3 -c 'import json, os, sys
+ids = set(int(i) for i in os.environ["IDS"].split())
+for p in json.load(sys.stdin):
+    if p["id"] in ids and "run_cnt" in p:
+        print(p["id"], p.get("run_time_ns", 0), p["run_cnt"])'
 }
 prog_names() {			# "id name" of every loaded program (ours are still loaded)
 	have bpftool && bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name \([^ ]*\) .*/\1 \2/p'
