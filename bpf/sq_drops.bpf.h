@@ -62,7 +62,11 @@ __s64 drop_pending_n;		/* entries put and not yet taken */
 
 /* io_uring_enter(fd, to_submit, min_complete, flags, ...) enters, in a
  * followed thread (@followed), with its task storage @es if it has one. */
-static __always_inline void drops_enter(struct enter_state *es, bool followed, __u32 fd,
+/* A call of its own (a static subprogram, verified in its caller's
+ * context): its locals, the descriptor lookup's among them, live in its
+ * own frame, not in uc_sys_enter's, which every one of that program's
+ * call chains counts (6.1's verifier allows 512 bytes for a chain). */
+static __noinline void drops_enter(struct enter_state *es, bool followed, __u32 fd,
 					__u32 to_submit, __u32 flags)
 {
 	struct drop_pending_val v = {};
