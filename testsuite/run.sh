@@ -281,6 +281,36 @@ if want "build: BPF fragments"; then
 	fi
 fi
 
+if want "build: BPF call chains"; then
+	# 6.1's verifier allows 512 bytes of stack for a program's deepest
+	# chain of BPF-to-BPF calls, each frame rounded up to 32; kernels
+	# from 6.13 give tracing programs a private stack and count it
+	# otherwise, so a frame that grows passes here at load and fails on
+	# 6.1 (it did: uc_sys_enter, 544 bytes). Checked from the objects.
+	# The checker must also see a chain at its exact limit (the deepest
+	# chain's own size), or it would pass anything.
+	bad=0; deepest=""
+	: >"$TMP/chains.bad"
+	for obj in .output/uringcheck.bpf.o .output/profile.bpf.o .output/trace.bpf.o; do
+		if ! python3 testsuite/harness/bpf_stack_chains.py "$obj" >"$TMP/chains.out" 2>&1; then
+			{ echo "$obj:"; grep -v '^ok' "$TMP/chains.out" | head -5; } >>"$TMP/chains.bad"
+			bad=1; continue
+		fi
+		top=$(awk 'NR == 1 { print $2 }' "$TMP/chains.out")
+		deepest="$deepest $(basename "$obj" .bpf.o) $top,"
+		if python3 testsuite/harness/bpf_stack_chains.py "$obj" --limit $((top - 1)) \
+			>/dev/null 2>&1; then
+			echo "$obj: a limit of $((top - 1)) bytes was not found exceeded" >>"$TMP/chains.bad"
+			bad=1
+		fi
+	done
+	if [ "$bad" = 0 ]; then
+		pass "build: BPF call chains within 6.1's 512 bytes of stack (deepest:${deepest%,})"
+	else
+		fail "build: BPF call chains" "over 6.1's limit, or not measured:" "$TMP/chains.bad"
+	fi
+fi
+
 # --- unit --------------------------------------------------------------------
 for u in .output/unit/*; do
 	[ -f "$u" ] && [ -x "$u" ] || continue
