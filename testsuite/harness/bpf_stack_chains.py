@@ -15,7 +15,7 @@ limit differently (x86 gives tracing programs a private stack since
 A frame's depth is the deepest stack slot its code addresses
 (`r10 - N`), which is what the verifier records for it.
 
-  bpf_stack_chains.py OBJECT [--limit 512] [--margin N]
+  bpf_stack_chains.py OBJECT [--limit 512]
 
 Prints each program's deepest chain, deepest first; exit 1 if one is over
 the limit, 2 if the object cannot be read.
@@ -34,7 +34,8 @@ def objdump(args, obj):
                                   capture_output=True, text=True).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
-    sys.exit("bpf_stack_chains: cannot disassemble %s (llvm-objdump)" % obj)
+    print("bpf_stack_chains: cannot disassemble %s (llvm-objdump)" % obj, file=sys.stderr)
+    sys.exit(2)
 
 
 def functions(obj):
@@ -101,17 +102,14 @@ def deepest(f, depth, calls, memo, path=()):
 
 def main():
     args = sys.argv[1:]
-    limit, margin = 512, 0
+    limit = 512
     if "--limit" in args:
         i = args.index("--limit")
         limit = int(args[i + 1])
         del args[i:i + 2]
-    if "--margin" in args:
-        i = args.index("--margin")
-        margin = int(args[i + 1])
-        del args[i:i + 2]
     if len(args) != 1:
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        return 2
     funcs, text_at = functions(args[0])
     depth, calls = frames_and_calls(args[0], funcs, text_at)
     programs = [f for f, (sec, _) in funcs.items() if sec != ".text"]
@@ -125,7 +123,7 @@ def main():
     rows.sort(key=lambda r: (-r[0], r[1]))
     over = 0
     for d, p, chain in rows:
-        bad = d > limit - margin
+        bad = d > limit
         over += bad
         print("%s %4d %s: %s" % ("OVER" if bad else "ok  ", d, p,
               " -> ".join("%s(%d)" % (f, frame(depth, f)) for f in chain)))
