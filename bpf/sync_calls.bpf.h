@@ -80,36 +80,35 @@ static __always_inline bool sync_vectored(long id);
 struct sync_probe {
 	__u32 tgid;
 	__u32 found;		/* SYNC_* */
-	__u64 nr;		/* the call */
-	__u64 regs;		/* its registers at entry (struct pt_regs) */
-	__u64 lo, hi;		/* its bytes [lo, hi), once read; 0, ~0: unknown */
-	bool read;		/* lo and hi read */
+	__u64 lo, hi;		/* its bytes [lo, hi); 0, ~0: unknown */
 	bool store;		/* it stores (read-family): any request's bytes
 				 * are its partners, else only a read's */
 };
 
-/* The call's bytes, read at the first ring with memory in flight only: a
- * process whose rings are idle pays no read of its registers. */
-static __always_inline void sync_call_bytes(struct sync_probe *p)
+/* The call's bytes [lo, hi) from its registers at entry: direct loads
+ * through the tracepoint's own pt_regs (a pointer the verifier knows), so
+ * the caller reads them before any call and passes numbers on. 0, ~0:
+ * unknown (the vectored and message calls, whose ranges are in user
+ * memory and not read at entry). */
+static __always_inline void sync_call_bytes(const struct pt_regs *regs, long id,
+					    __u64 *lo, __u64 *hi)
 {
-	const void *regs = (const void *)p->regs;
 	__u64 len;
 
-	p->read = true;
-	p->lo = 0;
-	p->hi = ~0ULL;
-	if (sync_vectored(p->nr))
-		return;		/* its ranges are in user memory: not read */
-	if (p->nr == UC_NR_GETRANDOM) {
-		p->lo = UC_REG_NR(regs, di);
-		len = UC_REG_NR(regs, si);
+	*lo = 0;
+	*hi = ~0ULL;
+	if (sync_vectored(id))
+		return;
+	if (id == UC_NR_GETRANDOM) {
+		*lo = UC_REG(regs, di);
+		len = UC_REG(regs, si);
 	} else {
-		p->lo = UC_REG_NR(regs, si);
-		len = UC_REG_NR(regs, dx);
+		*lo = UC_REG(regs, si);
+		len = UC_REG(regs, dx);
 	}
-	p->hi = p->lo + len;
-	if (p->hi < p->lo)
-		p->hi = ~0ULL;	/* wraps: to the top */
+	*hi = *lo + len;
+	if (*hi < *lo)
+		*hi = ~0ULL;	/* wraps: to the top */
 }
 
 static long sync_ring_step(__u64 i, struct sync_probe *p)
@@ -121,8 +120,6 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 	if (!ri || ri->tgid != p->tgid)
 		return 0;
 	if (ri->mem_inflight > 0) {
-		if (!p->read)
-			sync_call_bytes(p);
 		/* The same partners user space judges it against
 		 * (checker/rules/calls.c, sync_hit): a store meets any
 		 * request's bytes (a write's too: it may not have copied
@@ -161,11 +158,12 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 /* Global, with its probe in a frame of its own: inlined, the probe sat in
  * watched_call's frame, on sys_enter's deepest call chain (a recvmmsg's
  * iovecs), and 6.1's verifier refused the chain's combined stack (544
- * bytes of 512). Numbers only: a global function takes no kernel
- * pointer. */
-__noinline int sync_may_hit(__u32 tgid, __u32 sid, __u64 id, __u64 regs)
+ * bytes of 512). Numbers only (a global function takes no kernel
+ * pointer): the call's bytes [@lo, @hi) come read (sync_call_bytes), so
+ * no register is read through a helper here. */
+__noinline int sync_may_hit(__u32 tgid, __u32 sid, __u64 id, __u64 lo, __u64 hi)
 {
-	struct sync_probe p = { .tgid = tgid, .nr = id, .regs = regs,
+	struct sync_probe p = { .tgid = tgid, .lo = lo, .hi = hi,
 				.store = sync_call_dir(id) == UC_DIR_SINK };
 
 	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);

@@ -290,20 +290,9 @@ __noinline int watched_call(long id, __u32 sid, __u32 tgid, __u32 used_uring)
 		bpf_task_pt_regs(bpf_get_current_task_btf());
 	__u8 dir;
 
+	/* A sync call got here only if it may meet a read in flight
+	 * (uc_sys_enter asked sync_may_hit). */
 	dir = sync_call_dir(id);
-	/* Only when a read in flight may share its bytes: judged here
-	 * (bpf/sync_calls.bpf.h), most calls need no record at all. The
-	 * registers' address as a plain number (copied: the verifier would
-	 * keep a cast pointer's type, which a global function refuses). */
-	if (dir != UC_DIR_NONE) {
-		__u64 regs_nr = 0;
-
-		if (!used_uring)
-			return 0;
-		bpf_probe_read_kernel(&regs_nr, sizeof(regs_nr), &regs);
-		if (!sync_may_hit(tgid, sid, id, regs_nr))
-			return 0;
-	}
 	/* mmap and brk are frequent (malloc): only in processes that use
 	 * io_uring, which could have memory in flight. */
 	if ((id == UC_NR_MMAP || id == UC_NR_BRK) && !used_uring)
@@ -469,6 +458,19 @@ int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 			teardown(sid, tgid, 0, UC_TD_EXIT, (int)UC_REG(regs, di));
 		}
 		return 0;
+	}
+	if (sync_call_dir(id) != UC_DIR_NONE) {
+		__u64 lo, hi;
+
+		/* Only when a read in flight may share its bytes: judged
+		 * here (bpf/sync_calls.bpf.h), and most calls need no
+		 * record at all. The bytes are read here, where regs is a
+		 * pointer the verifier knows: plain loads, no helper. */
+		if (!state->used_uring)
+			return 0;
+		sync_call_bytes(regs, id, &lo, &hi);
+		if (!sync_may_hit(tgid, sid, id, lo, hi))
+			return 0;
 	}
 	watched_call(id, sid, tgid, state->used_uring);
 	return 0;
