@@ -59,7 +59,8 @@ struct enter_cache {
 	__u64 ts;			/* = enter_state's */
 	__u64 stack_id;			/* = enter_state's */
 	__u32 session;			/* = enter_state's (never NO_SESSION) */
-	__u32 pad;
+	__u32 drop_before;		/* = enter_state's (bpf/sq_drops.bpf.h) */
+	__u64 drop_ring;		/* = enter_state's */
 };
 
 struct {
@@ -132,6 +133,7 @@ static __always_inline struct enter_state *enter_begins(struct uc_tracked *t)
 		c->ts = es->ts;
 		c->stack_id = 0;
 		c->session = es->session;
+		c->drop_ring = 0;
 		c->task = (__u64)task;
 	}
 	return es;

@@ -13,8 +13,12 @@
  * system call: user space says so and judges neither (checker/rules/
  * teardown.c).
  *
- * Cost: only calls that submit (to_submit > 0) of followed processes pay
- * the ring lookup and two reads of the counter.
+ * Cost: only calls that submit (to_submit > 0) of followed processes pay:
+ * the descriptor's ring and a read of the counter at entry, and at exit
+ * the ring's entry and a second read. The entry's reading is kept in the
+ * thread's task storage and in this CPU's copy of the call's state
+ * (enter_cache), where the exit finds it without a task-storage lookup
+ * unless the thread was switched out meanwhile (a call that waited).
  */
 #ifndef __SQ_DROPS_BPF_H
 #define __SQ_DROPS_BPF_H
@@ -78,13 +82,24 @@ static __noinline void drops_enter(struct enter_state *es, bool followed, __u32 
 	if (!followed || !to_submit)
 		return;		/* takes no SQE: drops none */
 	ring = enter_ring(fd, flags);
-	if (!ring || !bpf_map_lookup_elem(&rings, &ring))
+	if (!ring)
 		return;
+	/* Whether the ring is tracked is asked at exit, which looks its
+	 * entry up anyway: a ring that is not gets nothing credited. */
 	if (es) {
+		struct enter_cache *c = enter_cache_here();
+
 		es->drop_ring = ring;
 		es->drop_before = ring_sq_dropped(ring);
+		/* enter_begins() just made this CPU's copy the thread's */
+		if (c && c->task == (__u64)bpf_get_current_task_btf()) {
+			c->drop_ring = ring;
+			c->drop_before = es->drop_before;
+		}
 		return;
 	}
+	if (!bpf_map_lookup_elem(&rings, &ring))
+		return;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	v.ring = ring;
 	v.before = ring_sq_dropped(ring);
@@ -98,14 +113,23 @@ static __noinline void drops_enter(struct enter_state *es, bool followed, __u32 
  * part another thread's call already credited (mark: the value the last
  * credited rise reached, when it lies inside this call's rise; a mark
  * outside it is from before a program reset the counter). */
-static __always_inline void drops_exit(struct enter_state *es)
+static __always_inline void drops_exit(void)
 {
 	struct drop_pending_val *p;
+	struct enter_cache *c;
+	struct enter_state *es;
 	struct ring_info *ri;
 	__u64 ring = 0;
 	__u32 now, from, before = 0, tid;
 
-	if (es && es->drop_ring) {
+	if ((c = enter_cache_current())) {
+		/* The thread stayed on this CPU through its call: the entry's
+		 * reading is here (0: none taken). */
+		ring = c->drop_ring;
+		before = c->drop_before;
+		c->drop_ring = 0;
+	} else if ((es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0)) &&
+		   es->drop_ring) {
 		ring = es->drop_ring;
 		before = es->drop_before;
 		es->drop_ring = 0;

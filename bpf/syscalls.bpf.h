@@ -487,7 +487,7 @@ int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 	__u32 tgid;
 
 	if (id == UC_NR_IO_URING_ENTER) {
-		drops_exit(bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0));
+		drops_exit();
 		return 0;
 	}
 	es = bpf_task_storage_get(&enter_states, bpf_get_current_task_btf(), 0, 0);
