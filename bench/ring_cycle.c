@@ -2,7 +2,8 @@
 /*
  * Ring set-up and teardown, N times (default 2000): what test suites with
  * a ring per thread or per case pay (liburing's pipe-bug makes 10,000).
- * Prints microseconds per init+exit. docs/benchmark.md, "Per-event costs".
+ * Prints microseconds per init+exit. docs/benchmark-history.md,
+ * "Per-event costs".
  */
 #include <liburing.h>
 #include <stdio.h>

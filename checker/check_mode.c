@@ -184,7 +184,7 @@ static int check_begin(void **state, struct uc_run *run)
 	 * counted unjudged and told at the end (heap_probes_say). The
 	 * allocation probes (--heap-alloc-probes, which asks for the free
 	 * probes too) triple a malloc+free pair's cost under them
-	 * (docs/benchmark.md): asked for apart. */
+	 * (docs/benchmark-history.md, rows (r) and (s)): asked for apart. */
 	if (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) {
 		if (!o->heap_probes && !o->heap_alloc_probes)
 			heap_probes_off(&c->heap, "turned off (--heap-probes=no)");
