@@ -90,7 +90,8 @@ EXAMPLES     := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(wildcard examples
 TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.c)) \
 		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
-		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream
+		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream \
+		$(OUTPUT)/unit/test_reader_pace
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -210,6 +211,12 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
+
+$(OUTPUT)/unit/test_reader_pace: testsuite/unit/test_reader_pace.c \
+		run/reader_pace.c run/reader_pace.h | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_reader_pace.c \
+		run/reader_pace.c -lpthread
 
 # Findings of a rule that is not a hazard kind, in every format: the
 # reports core with the check mode's kinds (checker/kinds/) registered.

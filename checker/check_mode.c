@@ -298,12 +298,26 @@ static int check_tick(void *state)
 	return c->busy ? 1 : 20;
 }
 
+/* The records read (the run's reader pace counts them). */
 static int check_drain(void *state)
 {
 	struct check_mode *c = state;
+	int n = session_drain(&c->sess);
 
-	c->busy = session_drain(&c->sess) > 0;
-	return c->busy;
+	c->busy = n > 0;
+	return n > 0 ? n : 0;
+}
+
+/* The larger of the event buffer's fill and the captures not yet named
+ * by a record: the store keeps UC_STACK_SLOTS, the buffer its size.
+ * Called from the run's watchdog thread as well: atomic loads only. */
+static unsigned check_backlog(void *state)
+{
+	struct check_mode *c = state;
+	unsigned ev = session_backlog(&c->sess);
+	unsigned st = stacks_backlog(&c->check.ck.stacks);
+
+	return ev > st ? ev : st;
 }
 
 static void check_finish(void *state, struct uc_run *run)
@@ -576,6 +590,7 @@ const struct uc_mode_ops check_mode_ops = {
 	.fd = check_fd,
 	.tick = check_tick,
 	.drain = check_drain,
+	.backlog = check_backlog,
 	.finish = check_finish,
 	.report = check_report,
 	.footer = check_footer,

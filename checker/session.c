@@ -381,6 +381,12 @@ static int session_map_truth(struct uc_session *s)
 	struct uringcheck_bpf *skel = s->skel;
 
 	s->consumer_pos = map_shared(s->events_fd, page_round(1), PROT_READ);
+	/* The producer position is the next page (the BPF ring buffer's
+	 * layout: consumer page, producer page, data). */
+	s->producer_pos = mmap(NULL, page_round(1), PROT_READ, MAP_SHARED, s->events_fd,
+			       page_round(1));
+	if (s->producer_pos == MAP_FAILED)
+		s->producer_pos = NULL;
 	s->losses_len = page_round(UC_MAX_SESSIONS * sizeof(struct uc_session_losses));
 	s->losses_all = map_shared(bpf_map__fd(skel->maps.session_losses), s->losses_len,
 				   PROT_READ | PROT_WRITE);
@@ -395,6 +401,17 @@ static int session_map_truth(struct uc_session *s)
 	memset(s->losses_all + s->slot, 0, sizeof(*s->losses));
 	session_take_lost_ends(s, NULL, NULL);
 	return 0;
+}
+
+unsigned session_backlog(const struct uc_session *s)
+{
+	unsigned long prod, cons;
+
+	if (!s->producer_pos || !s->consumer_pos || !s->events_bytes)
+		return 0;
+	prod = __atomic_load_n(s->producer_pos, __ATOMIC_ACQUIRE);
+	cons = __atomic_load_n(s->consumer_pos, __ATOMIC_ACQUIRE);
+	return prod > cons ? (unsigned)((prod - cons) * 1000 / s->events_bytes) : 0;
 }
 
 uint64_t session_record_pos(const struct uc_session *s)
@@ -528,6 +545,7 @@ static int session_buffer(struct uc_session *s, long mib)
 	int outer = bpf_map__fd(s->skel->maps.session_events);
 	uint32_t slot = s->slot, bytes = (uint32_t)mib << 20;
 
+	s->events_bytes = bytes;
 	/* Made while the programs loaded, for slot 0 (kernel_side): new. */
 	if (s->events_fd >= 0 && slot == 0)
 		goto ready;
@@ -1005,12 +1023,14 @@ void session_stop(struct uc_session *s)
 	/* Whatever was mapped from the kernel side. */
 	unmap_if(s->sleeping, s->sleeping_len);
 	unmap_if(s->consumer_pos, page_round(1));
+	unmap_if(s->producer_pos, page_round(1));
 	unmap_if(s->losses_all, s->losses_len);
 	unmap_if(s->inf_keys, s->inf_len[0]);
 	unmap_if(s->inf_vals, s->inf_len[1]);
 	unmap_store(s);
 	unmap_if(s->cursors, s->cursors_len);
 	s->consumer_pos = NULL;
+	s->producer_pos = NULL;
 	s->losses_all = s->losses = NULL;
 	s->inf_keys = NULL;
 	s->inf_vals = NULL;

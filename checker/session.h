@@ -52,6 +52,9 @@ struct uc_session {
 	bool discarding;		/* draining a reused buffer's leftovers */
 	/* mapped for checker/evidence.c (session_map_truth) */
 	const unsigned long *consumer_pos;	/* the event buffer's */
+	const unsigned long *producer_pos;	/* ... and how far it is written
+						 * (session_backlog) */
+	size_t events_bytes;			/* ... its size */
 	struct uc_session_losses *losses_all, *losses;	/* all, this slot's */
 	size_t losses_len;
 	const uint64_t *inf_keys;		/* the in-flight table */
@@ -90,6 +93,10 @@ int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);
 int session_sleep_begins(struct uc_session *s);
+/* How much of the event buffer is written and not read yet, in
+ * thousandths of its size (the reader's priority, run/reader_pace.h).
+ * Safe from another thread: two atomic loads. */
+unsigned session_backlog(const struct uc_session *s);
 /* The position in the event buffer of the record being delivered. */
 uint64_t session_record_pos(const struct uc_session *s);
 /* Takes this session's entries out of the lost-ends table (requests

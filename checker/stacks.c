@@ -223,6 +223,22 @@ void stacks_rescue(struct uc_stacks *s)
 	}
 }
 
+unsigned stacks_backlog(const struct uc_stacks *s)
+{
+	uint64_t cursor, fetched;
+
+	if (!s->cursor)
+		return 0;
+	cursor = __atomic_load_n(s->cursor, __ATOMIC_RELAXED);
+	/* fetched_hi is the reader thread's; this may be the watchdog's */
+	fetched = __atomic_load_n(&s->fetched_hi, __ATOMIC_RELAXED);
+	if (cursor <= fetched)
+		return 0;
+	if (cursor - fetched >= UC_STACK_SLOTS)
+		return 1000;
+	return (unsigned)((cursor - fetched) * 1000 / UC_STACK_SLOTS);
+}
+
 void stacks_attach_store(struct uc_stacks *s,
 			 const struct uc_stack *(*slot)(void *ctx, uint32_t index),
 			 void *ctx, const uint64_t *cursor)
@@ -259,6 +275,8 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 
 	if (!id || u64map_get(&s->by_id, id))
 		return;
+	if (id > s->fetched_hi)
+		__atomic_store_n(&s->fetched_hi, id, __ATOMIC_RELAXED);
 	st = slot_of(s, id);
 	if (!st)
 		return;

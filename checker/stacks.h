@@ -31,6 +31,7 @@ struct uc_stacks {
 	const struct uc_stack *(*slot)(void *ctx, uint32_t index);
 	void *slot_ctx;
 	const uint64_t *cursor;		/* ... captures taken so far */
+	uint64_t fetched_hi;		/* the newest capture a record named */
 	uint64_t *lazy;			/* ids not copied yet, oldest first */
 	size_t lazy_head, nlazy, lazy_cap;
 	struct uc_stack_bounds bounds;	/* copy bounds learned per site */
@@ -46,6 +47,9 @@ void stacks_free(struct uc_stacks *s);
 void stacks_attach_store(struct uc_stacks *s,
 			 const struct uc_stack *(*slot)(void *ctx, uint32_t index),
 			 void *ctx, const uint64_t *cursor);
+/* Captures taken that no record read so far has named, in thousandths
+ * of the store (the reader's priority, run/reader_pace.h). */
+unsigned stacks_backlog(const struct uc_stacks *s);
 /* Copies out the held captures the store is about to overwrite. */
 void stacks_rescue(struct uc_stacks *s);
 /* A record names capture @id: copy it out of the store unless held. */

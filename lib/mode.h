@@ -14,7 +14,11 @@
  *               (or -1: the mode is polled)
  *   tick/drain  in the loop: tick returns how many milliseconds the mode
  *               may wait (its periodic work is done there), drain takes
- *               what its kernel side buffered
+ *               what its kernel side buffered and returns how many
+ *               records that was (the reader's pace counts them)
+ *   backlog     (optional) how close its buffers are to losing
+ *               something, for the reader's priority: after each drain,
+ *               and from a watchdog thread
  *   finish      the target is gone (or the attach ended): last records,
  *               closing readings
  *   report      its text on @out and its findings into the run's report;
@@ -72,6 +76,14 @@ struct uc_mode_ops {
 	void (*footer)(void *state, struct uc_run *run, FILE *out);
 	/* --json's "counters" (optional): fills up to @max, returns how many */
 	int (*json_counters)(void *state, struct uc_json_counter *c, int max);
+	/* how far its reader is behind (optional): thousandths of what its
+	 * buffers hold before something is lost. The run idles the reader
+	 * while every mode says it is near 0 (run/reader_pace.h); a mode
+	 * without it keeps it at its own priority. Called from the run's
+	 * watchdog thread too, while the loop runs: it must only read what
+	 * is safe to read concurrently (atomic loads). */
+	unsigned (*backlog)(void *state);
+#define UC_BACKLOG_BUSY	50	/* thousandths: the reader must catch up */
 	/* after the report files are written (optional): keep-warm and the like */
 	void (*stop)(void *state, struct uc_run *run);
 	void (*free)(void *state);

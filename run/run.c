@@ -39,6 +39,7 @@
 #include "options.h"
 #include "pidns.h"
 #include "policy.h"
+#include "reader_pace.h"
 #include "runner.h"
 #include "user_files.h"
 #include "version.h"
@@ -135,8 +136,34 @@ static bool on_signals(int sigfd, const struct uc_run *run)
 	return stop;
 }
 
+struct active_modes {
+	struct active *m;
+	int nm;
+};
+
+/* The largest backlog of the modes, -1 if one cannot say (reader_pace.h).
+ * Also the watchdog thread's: the modes' backlog ops are safe there. */
+static int backlog_of(void *ctx)
+{
+	struct active *m = ((struct active_modes *)ctx)->m;
+	int nm = ((struct active_modes *)ctx)->nm, most = 0;
+
+	for (int i = 0; i < nm; i++) {
+		unsigned b;
+
+		if (!m[i].ops->backlog)
+			return -1;
+		b = m[i].ops->backlog(m[i].state);
+		if (b > 1000)
+			b = 1000;
+		if ((int)b > most)
+			most = (int)b;
+	}
+	return most;
+}
+
 static void watch(struct active *m, int nm, const struct uc_run *run, int sigfd,
-		  int pidfd, uint64_t deadline)
+		  int pidfd, uint64_t deadline, struct reader_pace *pace)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, evs[8];
 	int ep = epoll_create1(EPOLL_CLOEXEC);
@@ -156,6 +183,7 @@ static void watch(struct active *m, int nm, const struct uc_run *run, int sigfd,
 	}
 	for (;;) {
 		int wait = 1000, n;
+		unsigned got = 0;	/* records the drains read */
 		bool stop = false;
 
 		for (int i = 0; i < nm; i++) {
@@ -181,11 +209,16 @@ static void watch(struct active *m, int nm, const struct uc_run *run, int sigfd,
 			else if (evs[i].data.fd == pidfd)
 				stop = true;
 		}
-		for (int i = 0; i < nm; i++)
-			m[i].ops->drain(m[i].state);
+		for (int i = 0; i < nm; i++) {
+			int r = m[i].ops->drain(m[i].state);
+
+			got += r > 0 ? (unsigned)r : 0;
+		}
 		if (stop)
 			break;
+		pace_update(pace, backlog_of(&(struct active_modes){ m, nm }), got);
 	}
+	pace_end(pace);
 	close(ep);
 }
 
@@ -362,6 +395,8 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	bool complete = false;
 	uint64_t deadline = 0;
 	sigset_t fwd, saved;
+	struct reader_pace pace;
+	struct active_modes watched;	/* the watchdog's view of the modes */
 	FILE *log = stderr;
 
 	for (int i = 0; i < nmodes; i++)
@@ -438,7 +473,9 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 	if (!run.spawned && o->duration)
 		deadline = now_ns() + (uint64_t)o->duration * 1000000000ull;
 
-	watch(m, nm, &run, sigfd, pidfd, deadline);
+	watched = (struct active_modes){ m, nm };
+	pace_init(&pace, o->idle_reader, backlog_of, &watched);
+	watch(m, nm, &run, sigfd, pidfd, deadline, &pace);
 	if (run.spawned) {
 		run.status = target_reap(&tgt);
 		tgt.pid = 0;

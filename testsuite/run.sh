@@ -1312,6 +1312,36 @@ if want "runner: every report line"; then
 	fi
 fi
 
+# --- the reader's priority (run/reader_pace.h) ---------------------------------
+# While nothing it must read is pending, uringcheck's reader runs SCHED_IDLE
+# (policy 5, field 41 of /proc/PID/stat); the target keeps its own policy;
+# --idle-reader=no leaves the reader at SCHED_OTHER (0). Its return to its
+# own policy when it falls behind: testsuite/unit/test_reader_pace.c.
+if want "reader: idle"; then
+	for mode in idle no; do
+		opt=()
+		[ "$mode" = no ] && opt=(--idle-reader=no)
+		$UC --keep-warm=0 "${opt[@]}" -- sh -c \
+			'sleep 1.5; echo "target-policy=$(cut -d" " -f41 /proc/$$/stat)"' \
+			>"$TMP/reader.$mode.out" 2>&1 &
+		ucpid=$!
+		sleep 1
+		echo "reader-policy=$(cut -d' ' -f41 /proc/$ucpid/stat 2>/dev/null)" \
+			>"$TMP/reader.$mode.pol"
+		wait "$ucpid"
+		cat "$TMP/reader.$mode.pol" >>"$TMP/reader.$mode.out"
+	done
+	if grep -q '^reader-policy=5$' "$TMP/reader.idle.out" &&
+	   grep -q '^target-policy=0$' "$TMP/reader.idle.out" &&
+	   grep -q '^reader-policy=0$' "$TMP/reader.no.out" &&
+	   grep -q '^target-policy=0$' "$TMP/reader.no.out"; then
+		pass "reader: idle (SCHED_IDLE) while nothing is pending, the target at its own policy; --idle-reader=no: not idle"
+	else
+		cat "$TMP/reader.no.out" >>"$TMP/reader.idle.out"
+		fail "reader: idle" "policies not as expected" "$TMP/reader.idle.out"
+	fi
+fi
+
 # --- loss ----------------------------------------------------------------------
 # Events lost under load must never become false errors (docs/lost-events.md):
 # forked writers with a tiny event buffer, and a reader stopped for a while
@@ -1511,6 +1541,22 @@ fio_check registerfiles --rw=randread --registerfiles=1
 fio_check sqthread-poll --rw=randrw --sqthread_poll=1
 fio_check fixedbufs-sqpoll-regfiles --rw=randread --direct=1 --fixedbufs=1 \
 	--registerfiles=1 --sqthread_poll=1
+# The reader runs SCHED_IDLE while it reads little (run/reader_pace.h). With
+# two CPU hogs beside fio it gets next to no CPU, cannot see for itself that
+# it fell behind, and its watchdog must give it its own priority back: lost
+# events would print a warning (a failure here). One job: a load the reader
+# at its own priority keeps up with on two CPUs, beside the hogs.
+if want "fio: idle-reader"; then
+	hogs=()
+	for i in 1 2; do
+		timeout 30 yes >/dev/null &
+		hogs+=($!)
+	done
+	fio_check idle-reader-beside-two-cpu-hogs --rw=randrw --iodepth=32 \
+		--size=64m --invalidate=0 --runtime=4
+	kill "${hogs[@]}" 2>/dev/null
+	wait "${hogs[@]}" 2>/dev/null
+fi
 
 # --- profile mode and its doctor (testsuite/profile/tests.sh) -------------------
 . testsuite/profile/tests.sh
