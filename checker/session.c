@@ -411,7 +411,9 @@ unsigned session_backlog(const struct uc_session *s)
 		return 0;
 	prod = __atomic_load_n(s->producer_pos, __ATOMIC_ACQUIRE);
 	cons = __atomic_load_n(s->consumer_pos, __ATOMIC_ACQUIRE);
-	return prod > cons ? (unsigned)((prod - cons) * 1000 / s->events_bytes) : 0;
+	/* Rounded up: any byte unread counts (the pace's staleness rule). */
+	return prod > cons ? (unsigned)(((prod - cons) * 1000 + s->events_bytes - 1) /
+					s->events_bytes) : 0;
 }
 
 uint64_t session_record_pos(const struct uc_session *s)

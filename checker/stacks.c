@@ -236,7 +236,8 @@ unsigned stacks_backlog(const struct uc_stacks *s)
 		return 0;
 	if (cursor - fetched >= UC_STACK_SLOTS)
 		return 1000;
-	return (unsigned)((cursor - fetched) * 1000 / UC_STACK_SLOTS);
+	/* Rounded up: any capture not named yet counts. */
+	return (unsigned)(((cursor - fetched) * 1000 + UC_STACK_SLOTS - 1) / UC_STACK_SLOTS);
 }
 
 void stacks_attach_store(struct uc_stacks *s,

@@ -77,7 +77,8 @@ struct uc_mode_ops {
 	/* --json's "counters" (optional): fills up to @max, returns how many */
 	int (*json_counters)(void *state, struct uc_json_counter *c, int max);
 	/* how far its reader is behind (optional): thousandths of what its
-	 * buffers hold before something is lost. The run idles the reader
+	 * buffers hold before something is lost, rounded up (anything
+	 * unread is at least 1). The run idles the reader
 	 * while every mode says it is near 0 (run/reader_pace.h); a mode
 	 * without it keeps it at its own priority. Called from the run's
 	 * watchdog thread too, while the loop runs: it must only read what

@@ -83,6 +83,9 @@ static void apply(struct reader_pace *p, int permille)
 static void *watchdog(void *arg)
 {
 	struct reader_pace *p = arg;
+	unsigned stale = 0;	/* periods in a row with something unread
+				 * and no pass of the reader's loop */
+	uint64_t passes = 0;
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
@@ -90,6 +93,7 @@ static void *watchdog(void *arg)
 		int b;
 
 		if (!p->low) {
+			stale = 0;
 			pthread_cond_wait(&p->wake, &p->lock);
 			continue;
 		}
@@ -105,8 +109,14 @@ static void *watchdog(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		b = p->backlog(p->ctx);
 		pthread_mutex_lock(&p->lock);
-		if (p->low && (b < 0 || b >= PACE_BUSY_PERMILLE))
-			apply(p, b < 0 ? -1 : b);
+		stale = b > 0 && p->passes == passes ? stale + 1 : 0;
+		passes = p->passes;
+		if (!p->low)
+			continue;
+		if (b < 0)
+			apply(p, -1);
+		else if (b >= PACE_BUSY_PERMILLE || stale * PACE_WATCH_MS >= PACE_STALE_MS)
+			apply(p, PACE_BUSY_PERMILLE);	/* up, with a cool-down */
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -158,6 +168,7 @@ void pace_update(struct reader_pace *p, int permille, unsigned records)
 	if (!p->enabled)
 		return;
 	pthread_mutex_lock(&p->lock);
+	p->passes++;
 	count(p, records);
 	apply(p, permille);
 	pthread_mutex_unlock(&p->lock);

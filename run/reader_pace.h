@@ -23,9 +23,15 @@
  * uc_mode_ops.backlog) every PACE_WATCH_MS while the reader is idle, and
  * gives the reader its own policy back once the buffers fill towards
  * what they hold (the stack store, 4,096 captures, is the first to: a
- * target capturing at 250,000 a second goes round it in 16 ms). It then
- * stays up for a cool-down that doubles each time. The target never
- * inherits the idle policy: it is forked before the loop.
+ * target capturing at 250,000 a second goes round it in 16 ms), or once
+ * something has waited unread for PACE_STALE_MS while the loop made no
+ * pass (not a capture no record will name: a stuck reader): on a machine
+ * kept busy
+ * by others (a parallel test suite) the idle reader would otherwise wait
+ * for a free CPU indefinitely, with a report to write or a process's
+ * mappings to read before it exits. It then stays up for a cool-down
+ * that doubles each time. The target never inherits the idle policy: it
+ * is forked before the loop.
  *
  * Nothing is changed unless the starting policy is SCHED_OTHER and can be
  * restored (without CAP_SYS_NICE, RLIMIT_NICE may forbid the way back),
@@ -45,6 +51,7 @@
 #define PACE_BUSY_PERMILLE	UC_BACKLOG_BUSY	/* at or above: own policy */
 #define PACE_IDLE_PERMILLE	10	/* below, after the cool-down: idle */
 #define PACE_WATCH_MS		5	/* the watchdog's period while idle */
+#define PACE_STALE_MS		50	/* unread and no pass this long: raised */
 #define PACE_WINDOW_MS		100	/* the record rate is measured over */
 #define PACE_RATE_MAX		20000	/* records a second: above, not idle */
 #define PACE_COOLDOWN_MS	1000	/* the first cool-down, doubled ... */
@@ -71,6 +78,7 @@ struct reader_pace {
 	uint64_t window_records;	/* ... this many records read */
 	bool calm;		/* the last full window was below the rate */
 	unsigned raised;	/* times the backlog raised it */
+	uint64_t passes;	/* the loop's passes (pace_update calls) */
 };
 
 /* From the reader's thread, before its loop: @on is --idle-reader. */

@@ -5,7 +5,9 @@
  * never idle when a mode cannot tell its backlog; and a walk of
  * pace_update over a made-up backlog on this thread's real policy, where
  * each raise by the backlog must double the cool-down, and the watchdog
- * thread must raise an idle reader on its own (skipped, and said, where
+ * thread must raise an idle reader on its own, when its buffers fill or
+ * when something waits unread while the loop makes no pass (skipped, and
+ * said, where
  * this thread could not come back from SCHED_IDLE). Prints "ok" and
  * exits 0, or the first disagreement and exits 1.
  */
@@ -93,6 +95,30 @@ int main(void)
 			usleep(10 * PACE_WATCH_MS * 1000);
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "watchdog: raised it");
 			expect(p.raised == 3, true, "watchdog: counted");
+			fake = 0;
+			/* Idle, something unread (below busy) and no pass of
+			 * the loop: stuck, up. */
+			pthread_mutex_lock(&p.lock);
+			p.idle_after = 0;
+			pthread_mutex_unlock(&p.lock);
+			pace_update(&p, 0, 0);
+			expect(sched_getscheduler(0) == SCHED_IDLE, true, "stale: idle first");
+			fake = 1;
+			usleep(4 * PACE_STALE_MS * 1000);
+			expect(sched_getscheduler(0) == SCHED_OTHER, true, "stale: raised");
+			expect(p.raised == 4, true, "stale: counted");
+			/* ... but not while the loop keeps passing. */
+			pthread_mutex_lock(&p.lock);
+			p.idle_after = 0;
+			pthread_mutex_unlock(&p.lock);
+			fake = 0;
+			pace_update(&p, 0, 0);
+			fake = 1;
+			for (int i = 0; i < 4 * PACE_STALE_MS / PACE_WATCH_MS; i++) {
+				usleep(PACE_WATCH_MS * 1000);
+				pace_update(&p, 1, 0);
+			}
+			expect(sched_getscheduler(0) == SCHED_IDLE, true, "stale: passing, still idle");
 			fake = 0;
 			/* Idle, then a window with many records: up. */
 			pthread_mutex_lock(&p.lock);
