@@ -35,6 +35,17 @@ static void expect(bool got, bool want, const char *what)
 	}
 }
 
+/* The cool-down ended by hand, then a calm pass: the reader must be
+ * idle again. */
+static void idle_again(struct reader_pace *p, const char *what)
+{
+	pthread_mutex_lock(&p->lock);
+	p->idle_after = 0;
+	pthread_mutex_unlock(&p->lock);
+	pace_update(p, 0, 0);
+	expect(sched_getscheduler(0) == SCHED_IDLE, true, what);
+}
+
 int main(void)
 {
 	/* Running at its own priority. */
@@ -76,21 +87,13 @@ int main(void)
 			expect(p.cooldown_ms == 2 * PACE_COOLDOWN_MS, true, "walk: cool-down doubled");
 			pace_update(&p, 0, 0);
 			expect(p.low, false, "walk: up during the cool-down");
-			pthread_mutex_lock(&p.lock);
-			p.idle_after = 0;	/* the cool-down is over */
-			pthread_mutex_unlock(&p.lock);
-			pace_update(&p, 0, 0);
-			expect(sched_getscheduler(0) == SCHED_IDLE, true, "walk: idle after it");
+			idle_again(&p, "walk: idle after it");
 			pace_update(&p, PACE_BUSY_PERMILLE, 0);
 			expect(p.cooldown_ms == 4 * PACE_COOLDOWN_MS, true, "walk: doubled again");
 			expect(p.raised == 2, true, "walk: two raises counted");
 			/* Idle again, and this thread busy elsewhere: the
 			 * watchdog alone must see the backlog and raise it. */
-			pthread_mutex_lock(&p.lock);
-			p.idle_after = 0;
-			pthread_mutex_unlock(&p.lock);
-			pace_update(&p, 0, 0);
-			expect(sched_getscheduler(0) == SCHED_IDLE, true, "watchdog: idle first");
+			idle_again(&p, "watchdog: idle first");
 			fake = 900;
 			usleep(10 * PACE_WATCH_MS * 1000);
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "watchdog: raised it");
@@ -98,11 +101,7 @@ int main(void)
 			fake = 0;
 			/* Idle, something unread (below busy) and no pass of
 			 * the loop: stuck, up. */
-			pthread_mutex_lock(&p.lock);
-			p.idle_after = 0;
-			pthread_mutex_unlock(&p.lock);
-			pace_update(&p, 0, 0);
-			expect(sched_getscheduler(0) == SCHED_IDLE, true, "stale: idle first");
+			idle_again(&p, "stale: idle first");
 			fake = 1;
 			usleep(4 * PACE_STALE_MS * 1000);
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "stale: raised");
@@ -121,11 +120,7 @@ int main(void)
 			expect(sched_getscheduler(0) == SCHED_IDLE, true, "stale: passing, still idle");
 			fake = 0;
 			/* Idle, then a window with many records: up. */
-			pthread_mutex_lock(&p.lock);
-			p.idle_after = 0;
-			pthread_mutex_unlock(&p.lock);
-			pace_update(&p, 0, 0);
-			expect(p.low, true, "rate: idle first");
+			idle_again(&p, "rate: idle first");
 			usleep((PACE_WINDOW_MS + 10) * 1000);
 			pace_update(&p, 0, PACE_RATE_MAX);
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "rate: up when busy");
