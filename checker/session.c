@@ -347,11 +347,16 @@ static void *session_store_thread(void *arg)
 	return (void *)(long)session_store(arg);
 }
 
-static void *map_shared(int fd, size_t len, int prot)
+static void *map_shared_at(int fd, size_t len, int prot, off_t off)
 {
-	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, off);
 
 	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *map_shared(int fd, size_t len, int prot)
+{
+	return map_shared_at(fd, len, prot, 0);
 }
 
 static void unmap_if(const void *p, size_t len)
@@ -383,10 +388,7 @@ static int session_map_truth(struct uc_session *s)
 	s->consumer_pos = map_shared(s->events_fd, page_round(1), PROT_READ);
 	/* The producer position is the next page (the BPF ring buffer's
 	 * layout: consumer page, producer page, data). */
-	s->producer_pos = mmap(NULL, page_round(1), PROT_READ, MAP_SHARED, s->events_fd,
-			       page_round(1));
-	if (s->producer_pos == MAP_FAILED)
-		s->producer_pos = NULL;
+	s->producer_pos = map_shared_at(s->events_fd, page_round(1), PROT_READ, page_round(1));
 	s->losses_len = page_round(UC_MAX_SESSIONS * sizeof(struct uc_session_losses));
 	s->losses_all = map_shared(bpf_map__fd(skel->maps.session_losses), s->losses_len,
 				   PROT_READ | PROT_WRITE);

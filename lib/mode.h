@@ -64,6 +64,9 @@ struct uc_run {
 	bool doctor_failed;		/* --fail-on=doctor:SEV was met */
 };
 
+/* A backlog (uc_mode_ops.backlog) at which the reader must catch up. */
+#define UC_BACKLOG_BUSY	50	/* thousandths */
+
 struct uc_mode_ops {
 	const char *name;
 	int (*begin)(void **state, struct uc_run *run);
@@ -84,7 +87,6 @@ struct uc_mode_ops {
 	 * watchdog thread too, while the loop runs: it must only read what
 	 * is safe to read concurrently (atomic loads). */
 	unsigned (*backlog)(void *state);
-#define UC_BACKLOG_BUSY	50	/* thousandths: the reader must catch up */
 	/* after the report files are written (optional): keep-warm and the like */
 	void (*stop)(void *state, struct uc_run *run);
 	void (*free)(void *state);
