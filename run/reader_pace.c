@@ -83,8 +83,9 @@ static void apply(struct reader_pace *p, int permille)
 static void *watchdog(void *arg)
 {
 	struct reader_pace *p = arg;
-	unsigned stale = 0;	/* periods in a row with something unread
-				 * and no pass of the reader's loop */
+	unsigned stale = 0;	/* periods in a row with no pass of the
+				 * reader's loop, and something unread or
+				 * the loop not waiting for input */
 	uint64_t passes = 0;
 
 	pthread_mutex_lock(&p->lock);
@@ -109,7 +110,8 @@ static void *watchdog(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		b = p->backlog(p->ctx);
 		pthread_mutex_lock(&p->lock);
-		stale = b > 0 && p->passes == passes ? stale + 1 : 0;
+		stale = (b > 0 || !__atomic_load_n(&p->waiting, __ATOMIC_RELAXED)) &&
+				p->passes == passes ? stale + 1 : 0;
 		passes = p->passes;
 		if (!p->low)
 			continue;
@@ -172,6 +174,12 @@ void pace_update(struct reader_pace *p, int permille, unsigned records)
 	count(p, records);
 	apply(p, permille);
 	pthread_mutex_unlock(&p->lock);
+}
+
+void pace_waiting(struct reader_pace *p, bool waiting)
+{
+	if (p->enabled)
+		__atomic_store_n(&p->waiting, waiting, __ATOMIC_RELAXED);
 }
 
 void pace_end(struct reader_pace *p)

@@ -24,12 +24,13 @@
  * gives the reader its own policy back once the buffers fill towards
  * what they hold (the stack store, 4,096 captures, is the first to: a
  * target capturing at 250,000 a second goes round it in 16 ms), or once
- * something has waited unread for PACE_STALE_MS while the loop made no
- * pass (not a capture no record will name: a stuck reader): on a machine
- * kept busy
- * by others (a parallel test suite) the idle reader would otherwise wait
- * for a free CPU indefinitely, with a report to write or a process's
- * mappings to read before it exits. It then stays up for a cool-down
+ * the loop has made no pass for PACE_STALE_MS while something waited
+ * unread or while it was not waiting at all (a pass that long is work
+ * the idle policy starves: a call site's first unwind reads nothing more
+ * from the buffers, yet a later capture's bound depends on it). On a
+ * machine kept busy by others (a parallel test suite) the idle reader
+ * would otherwise wait for a free CPU indefinitely, with a report to
+ * write or a process's mappings to read before it exits. It then stays up for a cool-down
  * that doubles each time. The target never inherits the idle policy: it
  * is forked before the loop.
  *
@@ -51,7 +52,8 @@
 #define PACE_BUSY_PERMILLE	UC_BACKLOG_BUSY	/* at or above: own policy */
 #define PACE_IDLE_PERMILLE	10	/* below, after the cool-down: idle */
 #define PACE_WATCH_MS		5	/* the watchdog's period while idle */
-#define PACE_STALE_MS		50	/* unread and no pass this long: raised */
+#define PACE_STALE_MS		50	/* no pass this long, with something unread
+					 * or not waiting: raised */
 #define PACE_WINDOW_MS		100	/* the record rate is measured over */
 #define PACE_RATE_MAX		20000	/* records a second: above, not idle */
 #define PACE_COOLDOWN_MS	1000	/* the first cool-down, doubled ... */
@@ -79,6 +81,7 @@ struct reader_pace {
 	bool calm;		/* the last full window was below the rate */
 	unsigned raised;	/* times the backlog raised it */
 	uint64_t passes;	/* the loop's passes (pace_update calls) */
+	bool waiting;		/* the loop is waiting for input (atomic) */
 };
 
 /* From the reader's thread, before its loop: @on is --idle-reader. */
@@ -95,6 +98,10 @@ bool pace_want_low(bool low, int permille, bool cooled, bool calm);
 /* From the reader's thread after each pass of its loop, with the modes'
  * largest backlog (-1: one cannot tell) and the records the pass read. */
 void pace_update(struct reader_pace *p, int permille, unsigned records);
+
+/* From the reader's thread, around its wait for input: a pass that does
+ * not return to it for PACE_STALE_MS while idle is raised. */
+void pace_waiting(struct reader_pace *p, bool waiting);
 
 /* The loop ended: the watchdog stops and the reader is back at its own
  * policy (the closing reads and the report are the run's result). */

@@ -200,7 +200,9 @@ static void watch(struct active *m, int nm, const struct uc_run *run, int sigfd,
 			if ((deadline - t) / 1000000 + 1 < (uint64_t)wait)
 				wait = (int)((deadline - t) / 1000000) + 1;
 		}
+		pace_waiting(pace, true);
 		n = epoll_wait(ep, evs, 8, wait);
+		pace_waiting(pace, false);
 		if (n < 0 && errno != EINTR)
 			break;
 		for (int i = 0; i < n; i++) {

@@ -984,7 +984,7 @@ if want "stacks: --stack-size=0"; then
 	fi
 fi
 # Learned copy bounds (checker/stack_bounds.h): one call site, the same
-# sp, reached through two callers with frames of one size, 300 ms apart
+# sp, reached through two callers with frames of one size, 1 s apart
 # (the bound learned from the first capture before the next). Each
 # report names the caller that really submitted, at its line; the later
 # captures were copied up to the bound (stacks_bounded), and with

@@ -4,9 +4,10 @@
  * callers"). Reads into buf from empty pipes stay in flight; each is
  * submitted by submit_one (one io_uring_enter: the same ip), reached
  * through via_a or via_b, whose frames have the same size, so the
- * enter's sp is the same each time, and 300 ms apart, so the checker
+ * enter's sp is the same each time, and a second apart, so the checker
  * has learned the site's bound from the first capture before the next
- * is taken:
+ * is taken (300 ms was not always enough on a loaded CI runner, with the
+ * reader at its own priority too):
  *   1. via_a, its locals filled with 'a'        (SITE:a1)
  *   2. via_b: another return address, other locals (SITE:b)
  *   3. via_a again, its locals filled with 'c'  (SITE:a2)
@@ -56,9 +57,9 @@ int main(void)
 		SYS(pipe(pipes[i]));
 	URING(io_uring_queue_init(8, &ring, 0));
 	via_a(0, 'a'); /* SITE:a1 */
-	usleep(300000);
+	usleep(1000000);
 	via_b(1, 'b'); /* SITE:b */
-	usleep(300000);
+	usleep(1000000);
 	via_a(2, 'c'); /* SITE:a2 */
 	feed(pipes[0][1], 10, 0);
 	feed(pipes[1][1], 20, 1);

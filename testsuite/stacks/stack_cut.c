@@ -3,7 +3,7 @@
  * testsuite/run.sh, "stacks: learned bounds at their edges"). Reads into
  * buf from empty pipes, each submitted by submit_one from tramp, which
  * pads its frame with alloca down to one fixed address: the same ip and
- * sp whatever chain led there. 300 ms between them, for the checker to
+ * sp whatever chain led there. A second between them, for the checker to
  * learn from each before the next.
  *   mode "deep": 40 small frames (small), then 5 frames of 1.2 KiB
  *     (big) at the same sp. The first unwind stops at the 32 frames a
@@ -106,12 +106,12 @@ int main(int argc, char **argv)
 	if (coro) {
 		target = cstack + 8192;
 		on_coroutine(co_a, 10240); /* SITE:ca */
-		usleep(300000);
+		usleep(1000000);
 		on_coroutine(co_b, 12288); /* SITE:cb */
 	} else {
 		target = &top - 7168;
 		small(39, 0); /* SITE:a */
-		usleep(300000);
+		usleep(1000000);
 		big(4, 1); /* SITE:b */
 	}
 	feed(pipes[0][1], 10, 0);

@@ -6,9 +6,10 @@
  * pace_update over a made-up backlog on this thread's real policy, where
  * each raise by the backlog must double the cool-down, and the watchdog
  * thread must raise an idle reader on its own, when its buffers fill or
- * when something waits unread while the loop makes no pass (skipped, and
- * said, where
- * this thread could not come back from SCHED_IDLE). Prints "ok" and
+ * when the loop makes no pass while something waits unread or while it is
+ * not waiting for input, and never a waiting loop with nothing unread
+ * (skipped, and said, where this thread could not come back from
+ * SCHED_IDLE). Prints "ok" and
  * exits 0, or the first disagreement and exits 1.
  */
 #define _GNU_SOURCE
@@ -99,13 +100,26 @@ int main(void)
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "watchdog: raised it");
 			expect(p.raised == 3, true, "watchdog: counted");
 			fake = 0;
-			/* Idle, something unread (below busy) and no pass of
-			 * the loop: stuck, up. */
-			idle_again(&p, "stale: idle first");
+			/* Idle, waiting for input, nothing unread and no
+			 * pass: a quiet target, it stays idle. */
+			idle_again(&p, "quiet: idle first");
+			pace_waiting(&p, true);
+			usleep(4 * PACE_STALE_MS * 1000);
+			expect(sched_getscheduler(0) == SCHED_IDLE, true, "quiet: waiting, still idle");
+			/* Idle, waiting, something unread (below busy) and no
+			 * pass of the loop: stuck, up. */
 			fake = 1;
 			usleep(4 * PACE_STALE_MS * 1000);
 			expect(sched_getscheduler(0) == SCHED_OTHER, true, "stale: raised");
 			expect(p.raised == 4, true, "stale: counted");
+			fake = 0;
+			/* Idle, nothing unread, but a pass that has not come
+			 * back to its wait (a first unwind, starved): up. */
+			idle_again(&p, "long pass: idle first");
+			pace_waiting(&p, false);
+			usleep(4 * PACE_STALE_MS * 1000);
+			expect(sched_getscheduler(0) == SCHED_OTHER, true, "long pass: raised");
+			expect(p.raised == 5, true, "long pass: counted");
 			/* ... but not while the loop keeps passing. */
 			pthread_mutex_lock(&p.lock);
 			p.idle_after = 0;
