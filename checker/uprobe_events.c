@@ -239,10 +239,15 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* In a process of its own, holding only @fds (sorted): closes them. */
-static void __attribute__((noreturn)) closer(int *fds, int n)
+/*
+ * In a process of its own, holding only @keep (sorted: the probes' fds
+ * and @go, a pipe's read end): once uringcheck has closed its copies (@go
+ * reads end of file), closes them: these closes are the last.
+ */
+static void __attribute__((noreturn)) closer(const int *keep, int n, int go)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC), next = 3;
+	char c;
 
 	prctl(PR_SET_NAME, "uringcheck-close");
 
@@ -254,55 +259,61 @@ static void __attribute__((noreturn)) closer(int *fds, int n)
 		dup2(null, 2);
 	}
 	for (int i = 0; i < n; i++) {
-		if (fds[i] < next)
+		if (keep[i] < next)
 			continue;
-		if (fds[i] > next)
-			syscall(SYS_close_range, next, fds[i] - 1, 0);
-		next = fds[i] + 1;
+		if (keep[i] > next)
+			syscall(SYS_close_range, next, keep[i] - 1, 0);
+		next = keep[i] + 1;
 	}
 	syscall(SYS_close_range, next, ~0U, 0);
-	close_all(fds, n);
+	while (read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < n; i++)
+		if (keep[i] != go)
+			close(keep[i]);
 	_exit(0);
 }
 
 /*
  * Each uprobe's last close unregisters it and waits for grace periods
- * under a kernel-wide mutex: 100-300 ms a probe on 6.18, one after the
- * other, so closing free-inflight's probes added a third of a second to
- * every run's exit. The last references go to a process of their own
- * (double-forked: reparented, nothing to reap) that closes them and
- * exits, and uringcheck closes its copies at once; the probes are gone
- * within that third of a second of its exit, as the kernel finishes.
- * Without a process (fork failed), the closes happen here.
+ * under a kernel-wide mutex: 100-300 ms a probe on 6.18 (50-90 ms for
+ * free-inflight's two multi-probe links), one after the other, so closing
+ * them added that to every run's exit. The last references go to a
+ * process of their own (double-forked: reparented, nothing to reap) that
+ * waits until uringcheck has closed its copies, then closes them and
+ * exits; the probes are gone shortly after uringcheck's exit, as the
+ * kernel finishes. (It must wait: a closer that closed first, as it did
+ * before, left the last close, and the wait, to uringcheck.) Without a
+ * process (fork or pipe failed), the closes happen here.
  */
 void uprobe_events_close(int *fds, int n)
 {
-	int *sorted;
-	pid_t pid;
+	int *keep, go[2] = { -1, -1 };
+	pid_t pid = -1;
 
 	if (n <= 0)
 		return;
-	sorted = malloc(n * sizeof(*sorted));
-	if (sorted) {
-		memcpy(sorted, fds, n * sizeof(*sorted));
-		qsort(sorted, n, sizeof(*sorted), cmp_int);
+	keep = malloc((n + 1) * sizeof(*keep));
+	if (keep && !pipe2(go, O_CLOEXEC)) {
+		memcpy(keep, fds, n * sizeof(*keep));
+		keep[n] = go[0];
+		qsort(keep, n + 1, sizeof(*keep), cmp_int);
+		pid = fork();
 	}
-	pid = sorted ? fork() : -1;
 	if (pid == 0) {
 		if (fork() == 0)
-			closer(sorted, n);
+			closer(keep, n + 1, go[0]);
 		_exit(0);
 	}
-	if (pid > 0) {
-		/* the grandchild holds them now: these closes are not the last */
-		waitpid(pid, NULL, 0);
-		for (int i = 0; i < n; i++)
-			if (fds[i] >= 0)
-				close(fds[i]);
-	} else {
-		close_all(fds, n);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);	/* the grandchild holds them now */
+	close_all(fds, n);
+	/* Not the last closes where it holds them: it may go on now. */
+	if (go[1] >= 0) {
+		close(go[1]);
+		close(go[0]);
 	}
-	free(sorted);
+	free(keep);
 	for (int i = 0; i < n; i++)
 		fds[i] = -1;
 }

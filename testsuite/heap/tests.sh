@@ -157,3 +157,45 @@ if want "heap: probes released"; then
 		fail "heap: probes released" "exit $ucrc, links [$links] of types [$types] (want $want_n $form), $left left after" "$TMP/heap.links.log"
 	fi
 fi
+
+if want "heap: last close"; then
+	# A probe's last close waits for the kernel (50-300 ms on 6.18): it
+	# must be the closer's (uringcheck-close), never uringcheck's, or every
+	# run's exit waits for it. Traced (strace -f, one ordered log): each
+	# descriptor the closer closes one by one was closed by uringcheck
+	# first, after the closer was forked. uringcheck's wait for the
+	# closer's parent is held 300 ms (strace's delay injection), so a
+	# closer that closed at once, without waiting for uringcheck's closes,
+	# fails this every time.
+	strace -f -qq -e trace=close,prctl,clone,clone3,fork,vfork,wait4 \
+		-e inject=wait4:delay_exit=300000 -o "$TMP/heap.close.trace" \
+		$UC --keep-warm=0 --log-file="$TMP/heap.close.log" -- "$BIN/ok_free-inflight_after_cqe"
+	ucrc=$?
+	verdict=$(python3 - "$TMP/heap.close.trace" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+main = lines[0].split()[0]
+closer = next((l.split()[0] for l in lines if 'PR_SET_NAME, "uringcheck-clos' in l), None)
+if not closer:
+    print("no closer process"); sys.exit()
+# the fork that made it (its parent's clone returning its pid): before
+# uringcheck's closes can be, since uringcheck waits for that parent
+forked = next(i for i, l in enumerate(lines)
+              if re.search(r"(clone3?|v?fork)\b.*= %s$|resumed>.*= %s$" % (closer, closer), l))
+mine = [(i, int(m.group(1))) for i, l in enumerate(lines)
+        if l.split()[0] == closer and (m := re.search(r"\bclose\((\d+)\b", l))]
+if not mine:
+    print("the closer closed nothing one by one"); sys.exit()
+for i, fd in mine:
+    if not any(l.split()[0] == main and re.search(r"\bclose\(%d\b" % fd, l)
+               for l in lines[forked:i]):
+        print("fd %d: the closer's close came before uringcheck's" % fd); sys.exit()
+print("ok %d" % len(mine))
+PY
+)
+	if [ "$ucrc" = 0 ] && [ "${verdict%% *}" = ok ]; then
+		pass "heap: the probes' last close is the closer's, after uringcheck's own (${verdict#ok } descriptors)"
+	else
+		fail "heap: last close" "exit $ucrc, $verdict" "$TMP/heap.close.trace"
+	fi
+fi
