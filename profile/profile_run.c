@@ -289,6 +289,41 @@ static void stop_collector(struct pf_run *r)
 	close(r->wake_fd);
 }
 
+/*
+ * A ring is seen closed when the kernel's teardown of it
+ * (io_ring_exit_work, in a worker) has ended, which can be tens of ms
+ * after the program's close on a loaded machine: the profile of a
+ * program that closed its rings and exited would show some of them open.
+ * So, at the end, rings of processes that are gone are waited for, up to
+ * PF_TEARDOWN_WAIT_MS in all (a teardown held up by a request the kernel
+ * cannot cancel is not waited for longer: its ring stays open in the
+ * report). Nothing is waited for when every ring left belongs to a live
+ * process (-p, -a).
+ */
+#define PF_TEARDOWN_WAIT_MS	500
+#define PF_TEARDOWN_POLL_MS	5
+
+static void wait_teardowns(struct pf_run *r)
+{
+	struct pollfd p = { .fd = pf_session_notes_fd(&r->sess), .events = POLLIN };
+
+	if (!r->sess.slots_freed)
+		return;		/* no teardown is seen on this kernel */
+	for (int waited = 0; waited < PF_TEARDOWN_WAIT_MS; waited += PF_TEARDOWN_POLL_MS) {
+		unsigned closing;
+
+		pthread_mutex_lock(&r->lock);
+		closing = pf_session_rings_closing(&r->sess);
+		pthread_mutex_unlock(&r->lock);
+		if (!closing)
+			return;
+		poll(&p, 1, PF_TEARDOWN_POLL_MS);
+		pthread_mutex_lock(&r->lock);
+		pf_session_collect(&r->sess);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
 void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int nhazards,
 		   uint64_t check_events_lost)
 {
@@ -298,6 +333,7 @@ void pf_run_finish(struct pf_run *r, const struct pf_hazard_count *hazards, int 
 	pthread_mutex_lock(&r->lock);
 	pf_session_collect(&r->sess);
 	pthread_mutex_unlock(&r->lock);
+	wait_teardowns(r);
 	if (locked_read(r, &r->final))
 		memset(&r->final, 0, sizeof(r->final));
 	r->facts.window_s = (r->final.ts_ns - r->start_ns) / 1e9;

@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,39 @@ static int on_note(void *ctx, void *data, size_t size)
 	else if (n->kind == PF_NOTE_UNPROFILED)
 		s->unprofiled = true;
 	return 0;
+}
+
+/* Has process @pid exited (gone, or a zombie no one has reaped yet)? */
+static bool process_gone(uint32_t pid)
+{
+	char path[64], buf[256], *close_paren;
+	FILE *f;
+	bool gone;
+
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT;
+	/* "pid (comm) S ...": the state follows the last ')' */
+	gone = fgets(buf, sizeof(buf), f) && (close_paren = strrchr(buf, ')')) &&
+	       close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X');
+	fclose(f);
+	return gone;
+}
+
+unsigned pf_session_rings_closing(struct pf_session *s)
+{
+	struct pf_ring_meta m;
+	unsigned n = 0;
+
+	for (uint32_t r = 0; r < s->max_rings; r++)
+		if (!bpf_map__lookup_elem(s->skel->maps.pf_ring_meta, &r, sizeof(r), &m,
+					  sizeof(m), 0) &&
+		    m.ctx && !m.closed_ns && m.tgid && process_gone(m.tgid))
+			n++;
+	return n;
 }
 
 int pf_session_notes_fd(struct pf_session *s)

@@ -57,6 +57,9 @@ int pf_session_follow(struct pf_session *s, pid_t pid);
 int pf_session_collect(struct pf_session *s);
 /* The descriptor that is readable when a note waits. */
 int pf_session_notes_fd(struct pf_session *s);
+/* Rings still open in their slots whose process is gone (exited, or a
+ * zombie): their teardown (io_ring_exit_work) is still to run. */
+unsigned pf_session_rings_closing(struct pf_session *s);
 /* Reads every table into @out (freed with pf_snapshot_free): the closed
  * rings' rows first, then the slots in use. */
 int pf_session_read(struct pf_session *s, struct pf_snapshot *out);

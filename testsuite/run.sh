@@ -81,7 +81,19 @@ pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
 fail() {
 	failed=$((failed + 1))
 	printf 'FAIL  %s: %s\n' "$1" "$2"
-	if [ -n "${3:-}" ] && [ -f "$3" ]; then sed 's/^/      | /' "$3" | head -40; fi
+	# The log's first and last lines: a failed assertion is often the
+	# last line of a long output.
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then
+		local n
+		n=$(wc -l <"$3")
+		if [ "$n" -le 40 ]; then
+			sed 's/^/      | /' "$3"
+		else
+			head -20 "$3" | sed 's/^/      | /'
+			printf '      | [... %d lines ...]\n' $((n - 40))
+			tail -20 "$3" | sed 's/^/      | /'
+		fi
+	fi
 }
 want() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
 # The hazard kinds, as the binary under test knows them (its table,

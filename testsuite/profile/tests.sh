@@ -309,6 +309,25 @@ assert d["findings"] == [], d["findings"]' "$TMP/slots.json" >>"$TMP/slots.out" 
 		pass "profile: slots: 41 rings through 8 slots, each closed ring's figures kept, the last exact"
 	else fail "profile: slots" "exit $rc, a ring missing or inexact" "$TMP/slots.out"; fi
 
+	# The same, beside another instance profiling a busy ring: ring
+	# teardowns (kernel workers) then end tens of ms after the closes,
+	# the last short-lived ring's after the program's exit. The run waits
+	# for the teardowns of exited processes' rings: all 40 seen closed
+	# (without that wait, this failed 8 runs of 8).
+	$UC --keep-warm=0 --profile -- "$PBIN/nop_loop" 30 >/dev/null 2>&1 &
+	busy=$!
+	sleep 0.5
+	$UC --profile --profile-rings=8 --json="$TMP/slotsb.json" "$PBIN/ring_churn" 40 \
+		>"$TMP/slotsb.out" 2>&1
+	rc=$?
+	kill -INT $busy 2>/dev/null
+	wait $busy
+	pid=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"]["pid"])' \
+		"$TMP/slotsb.json" 2>>"$TMP/slotsb.out")
+	if [ "$rc" = 0 ] && pf_churn_check "$TMP/slotsb.json" "$pid" 40 >>"$TMP/slotsb.out" 2>&1; then
+		pass "profile: slots: beside a busy ring, every closed ring seen closed (teardowns waited for)"
+	else fail "profile: slots beside a busy ring" "exit $rc, a ring missing or not seen closed" "$TMP/slotsb.out"; fi
+
 	# -a: the same churn among whatever else runs on the machine (its
 	# rings take slots too, so there are more): the churn's rings
 	# only are judged, the long-lived one while still open.
