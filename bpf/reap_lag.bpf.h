@@ -58,15 +58,38 @@ static __always_inline void cqe_read_into(struct io_ring_ctx *ring, struct io_ri
 	bpf_probe_read_kernel(dst, 16, &cqes[(pos & mask) << shift]);
 }
 
-/* The late CQE at lag_pos is gone from the head: report how late. */
+/*
+ * The late CQE at lag_pos is gone from the head: report how late. With
+ * @grace (a sample, not a call, in liburing uprobe mode), the first
+ * sample to see it gone only notes when: the program's next call into
+ * liburing, usually microseconds later, is where it came back for its
+ * completions, and reports it with that call's stack. A sample @grace
+ * later reports it without one (the program went on without calling
+ * liburing). On a loaded machine the program can be preempted between
+ * its inline io_uring_cqe_seen() and that call, and the sampler, on
+ * another CPU, used to report first: a finding without its reap site.
+ */
 static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
-					 __u32 head, __u64 now, bool at_call)
+					 __u32 head, __u64 now, bool at_call,
+					 __u64 grace)
 {
 	struct uc_reap_lag *e;
 	__u64 stack;
 
 	if (!ri->lag_active || head == ri->lag_pos)
 		return;
+	if (grace) {
+		if (!ri->lag_gone) {
+			ri->lag_gone = now ? now : 1;
+			return;
+		}
+		if (now - ri->lag_gone < grace)
+			return;
+	}
+	/* consumed before the first sample that saw it gone */
+	if (ri->lag_gone && ri->lag_gone < now)
+		now = ri->lag_gone;
+	ri->lag_gone = 0;
 	ri->lag_active = 0;
 	/* Seen at a call into liburing: that call is where the program came
 	 * back for its completions. */
@@ -115,11 +138,17 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 	r = BPF_CORE_READ(ring, rings);
 	head = BPF_CORE_READ(r, cq.head);
 	tail = BPF_CORE_READ(r, cq.tail);
-	lag_consumed(key, ri, head, now, sc->at_call);
+	if (sc->at_call)
+		ri->lag_calls = 1;
+	/* a sample waits two sampler periods for a call (the period is a
+	 * quarter of the threshold: checker/session.c) */
+	lag_consumed(key, ri, head, now, sc->at_call,
+		     !sc->at_call && ri->lag_calls ? threshold / 2 : 0);
 	if (head == tail)
 		return 0;
 	if (ri->lag_active) {
-		ri->lag_seen = now;
+		if (!ri->lag_gone)
+			ri->lag_seen = now;
 		return 0;
 	}
 	/* When was the CQE at the head posted? Only trusted while the ring

@@ -56,6 +56,13 @@ struct ring_info {
 	__u64 lag_block_ns;
 	__u32 lag_block_nr;
 	__u32 lag_block_tid;
+	/* liburing uprobe mode: the lag clock when a sample first saw the
+	 * late CQE consumed, waiting for the program's next call into
+	 * liburing to say where it came back (0: not); and whether its
+	 * calls are watched at all (bpf/reap_lag.bpf.h, lag_consumed) */
+	__u64 lag_gone;
+	__u32 lag_calls;
+	__u32 lag_pad;
 	/* buffer-select requests watched for held buffers (more than
 	 * PBUF_WATCH at once: the rest are judged at their CQEs only) */
 	__u32 pbuf_watched;

@@ -160,7 +160,7 @@ static long note_blocked_ring(__u64 i, struct blocked *b)
 	__u64 ctx, start, now, ns;
 
 	ri = ring_at(i, &ctx);
-	if (!ri || ri->tgid != b->tgid || !ri->lag_active)
+	if (!ri || ri->tgid != b->tgid || !ri->lag_active || ri->lag_gone)
 		return 0;
 	cfg = session_cfg(ri->session);
 	if (!cfg)

@@ -376,7 +376,7 @@ __noinline int td_one_ring(__u64 key, struct ring_info *ri, struct td_ctx *td, i
 	 * sampler will not see this ring again. */
 	cfg = session_cfg(ri->session);
 	if (cfg && cfg->reap_lag_ns)
-		lag_consumed(key, ri, head, lag_clock(cfg->reap_lag_ns), false);
+		lag_consumed(key, ri, head, lag_clock(cfg->reap_lag_ns), false, 0);
 	over = overflow_count(ring, &capped);
 	sq_dropped = BPF_CORE_READ(r, sq_dropped);
 	cq_overflow = BPF_CORE_READ(r, cq_overflow);
