@@ -1277,18 +1277,19 @@ uprobe_check "uprobes on the shared liburing" "$BIN/inj_reap-lag_wait" \
 	"liburing uprobes on [0-9]* entry points of .*liburing.so"
 uprobe_check "uprobes on a static liburing" "$BIN/static_reap-lag_wait" \
 	"liburing uprobes on [0-9]* entry points of .*static_reap-lag_wait (static liburing)"
-# A pause between the inline reap and the next call into liburing (a
-# preempted program): the sampler sees the CQE consumed first, and waits
-# for that call, whose site the report names. Five runs: the sampler,
-# every 12.5 ms, lands in the 8 ms pause in most of them.
+# A pause of 8 ms between the inline reap and the next call into
+# liburing (inj_reap-lag_wait 8: a preempted program): the sampler sees
+# the CQE consumed first, and waits for that call, whose site the report
+# names. Five runs: the sampler, every 12.5 ms, lands in the pause in
+# most of them.
 if want "reap-lag: uprobes across a pause"; then
 	ok=0
 	for i in 1 2 3 4 5; do
 		$UC --liburing-uprobes --reap-lag-ms=50 --log-file="$TMP/up.gap.$i.log" \
-			"$BIN/inj_reap-lag_gap" >/dev/null 2>&1
+			"$BIN/inj_reap-lag_wait" 8 >/dev/null 2>&1
 		grep -A3 'consumed by the program before this call into liburing:' \
 			"$TMP/up.gap.$i.log" |
-			grep -q 'in main testsuite/cases/inj_reap-lag_gap.c:[0-9]*$' && ok=$((ok + 1))
+			grep -q 'in main testsuite/cases/inj_reap-lag_wait.c:[0-9]*$' && ok=$((ok + 1))
 	done
 	if [ $ok = 5 ]; then
 		pass "reap-lag: uprobes across a pause: the reap site named in 5 runs of 5"

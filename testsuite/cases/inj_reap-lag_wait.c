@@ -9,6 +9,12 @@
  * 2.3, io_uring_wait_cqe finds the CQE already in the ring and returns
  * without io_uring_enter; the CQ head is advanced by a plain store in
  * io_uring_cqe_seen. (The only syscall in between is the sleep.)
+ *
+ * inj_reap-lag_wait MS: a pause of MS ms between that inline reap and the
+ * next call into liburing (io_uring_queue_exit), what a loaded machine
+ * does to a program preempted there: with --liburing-uprobes the report
+ * still names that call, though the reap-lag sampler sees the CQE
+ * consumed first (testsuite/run.sh, "reap-lag: uprobes across a pause").
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,8 +32,9 @@
 
 /* ---- end of common helpers ---- */
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int pause_ms = argc > 1 ? atoi(argv[1]) : 0;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
@@ -47,6 +54,8 @@ int main(void)
 	if (cqe->user_data != 7 || cqe->res != 0)
 		fail("NOP: user_data=%llu res=%d", (unsigned long long)cqe->user_data, cqe->res);
 	io_uring_cqe_seen(&ring, cqe);
+	if (pause_ms)
+		usleep(pause_ms * 1000);
 
 	io_uring_queue_exit(&ring);
 	return 0;
