@@ -180,8 +180,11 @@ if not closer:
     print("no closer process"); sys.exit()
 # the fork that made it (its parent's clone returning its pid): before
 # uringcheck's closes can be, since uringcheck waits for that parent
-forked = next(i for i, l in enumerate(lines)
-              if re.search(r"(clone3?|v?fork)\b.*= %s$|resumed>.*= %s$" % (closer, closer), l))
+forked = next((i for i, l in enumerate(lines)
+               if re.search(r"(clone3?|v?fork)\b.*= %s$|resumed>.*= %s$" % (closer, closer), l)),
+              None)
+if forked is None:
+    print("the fork of the closer not in the trace"); sys.exit()
 mine = [(i, int(m.group(1))) for i, l in enumerate(lines)
         if l.split()[0] == closer and (m := re.search(r"\bclose\((\d+)\b", l))]
 if not mine:

@@ -5,8 +5,10 @@
 # its own form, the kernel's uapi header, and docs/hazards.md's table.
 # Sourced by testsuite/run.sh (pass, fail, want, $UC, $TMP).
 
+# The table as the binary lists it, read by each test below (a filter
+# may run any one of them alone).
+$UC --list-ops >"$TMP/ops.list" 2>&1
 if want "opcodes: --list-ops"; then
-	$UC --list-ops >"$TMP/ops.list" 2>&1
 	# four tab-separated fields, numbers dense from 0, names unique
 	bad=$(awk -F'\t' 'NF != 4 || $1 != NR - 1 || $2 !~ /^[A-Z][A-Z0-9_]*$/ ||
 		$3 !~ /^(stores|loads|copied|none|driver)$/ || $4 !~ /^(always|maybe)$/ ||

@@ -313,7 +313,7 @@ assert d["findings"] == [], d["findings"]' "$TMP/slots.json" >>"$TMP/slots.out" 
 	# teardowns (kernel workers) then end tens of ms after the closes,
 	# the last short-lived ring's after the program's exit. The run waits
 	# for the teardowns of exited processes' rings: all 40 seen closed
-	# (without that wait, this failed 8 runs of 8).
+	# (without that wait, 9 of 10 such runs failed).
 	$UC --keep-warm=0 --profile -- "$PBIN/nop_loop" 30 >/dev/null 2>&1 &
 	busy=$!
 	sleep 0.5
