@@ -140,8 +140,9 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 	tail = BPF_CORE_READ(r, cq.tail);
 	if (sc->at_call)
 		ri->lag_calls = 1;
-	/* a sample waits two sampler periods for a call (the period is a
-	 * quarter of the threshold: checker/session.c) */
+	/* a sample waits half the threshold for a call: two sampler periods
+	 * or more (a period is a quarter of the threshold, at most 25 ms:
+	 * checker/session.c) */
 	lag_consumed(key, ri, head, now, sc->at_call,
 		     !sc->at_call && ri->lag_calls ? threshold / 2 : 0);
 	if (head == tail)

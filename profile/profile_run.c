@@ -306,10 +306,12 @@ static void stop_collector(struct pf_run *r)
 static void wait_teardowns(struct pf_run *r)
 {
 	struct pollfd p = { .fd = pf_session_notes_fd(&r->sess), .events = POLLIN };
+	/* by the clock: each look at the slots takes time of its own */
+	uint64_t deadline = now_ns() + PF_TEARDOWN_WAIT_MS * 1000000ull;
 
 	if (!r->sess.slots_freed)
 		return;		/* no teardown is seen on this kernel */
-	for (int waited = 0; waited < PF_TEARDOWN_WAIT_MS; waited += PF_TEARDOWN_POLL_MS) {
+	while (now_ns() < deadline) {
 		unsigned closing;
 
 		pthread_mutex_lock(&r->lock);

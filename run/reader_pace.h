@@ -30,9 +30,9 @@
  * from the buffers, yet a later capture's bound depends on it). On a
  * machine kept busy by others (a parallel test suite) the idle reader
  * would otherwise wait for a free CPU indefinitely, with a report to
- * write or a process's mappings to read before it exits. It then stays up for a cool-down
- * that doubles each time. The target never inherits the idle policy: it
- * is forked before the loop.
+ * write or a process's mappings to read before it exits. It then stays
+ * up for a cool-down that doubles each time. The target never inherits
+ * the idle policy: it is forked before the loop.
  *
  * Nothing is changed unless the starting policy is SCHED_OTHER and can be
  * restored (without CAP_SYS_NICE, RLIMIT_NICE may forbid the way back),
