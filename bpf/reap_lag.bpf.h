@@ -26,6 +26,7 @@
 #include "tracked.bpf.h"
 #include "events.bpf.h"
 #include "lag_clock.bpf.h"
+#include "uprobe_forms.bpf.h"
 #include "rings.bpf.h"
 #include "ring_index.bpf.h"
 #include "stacks.bpf.h"
@@ -187,10 +188,10 @@ int uc_reap_sampler(void *ctx)
  * queue_exit, ...) is a moment the program has finished with the CQEs it
  * consumed inline, so sample its rings right then instead of at the next
  * tick. The inline consumption itself (io_uring_cqe_seen, cq_advance) has
- * no entry point to probe.
+ * no entry point to probe. Attached per followed process
+ * (checker/liburing_probes.c), in either form (uprobe_forms.bpf.h).
  */
-SEC("uprobe")
-int uc_liburing_call(void *ctx)
+UPROBE_PROGRAM(uc_liburing_call)
 {
 	struct sample_ctx sc = { .at_call = 1 };
 

@@ -40,6 +40,7 @@ struct check_mode {
 	struct uc_dispatch check;
 	struct heap_probes heap;	/* free-inflight's uprobes */
 	struct sqpoll_probes sqpoll;	/* SQPOLL submissions' stacks */
+	struct liburing_probes liburing;	/* --liburing-uprobes' reap sites */
 	bool started;
 	bool busy;			/* the last drain found events */
 	bool keep_warm;			/* the run ended: the programs may stay */
@@ -121,11 +122,13 @@ static void on_event(void *arg, const void *data, size_t size)
 	if (h->type == UC_EV_SUBMIT && h->tgid != c->last_submitter) {
 		c->last_submitter = h->tgid;
 		heap_probes_process_shared(&c->heap, h->tgid);
+		liburing_probes_process(&c->liburing, h->tgid);
 	}
 	/* A process's first ring: its libc looked at (heap_probes.h). */
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
 		c->rings++;
 		heap_probes_process(&c->heap, h->tgid);
+		liburing_probes_process(&c->liburing, h->tgid);
 		/* its first SQPOLL ring: its liburing probed (sqpoll_probes.h) */
 		if (((const struct uc_ring_create *)data)->setup_flags & UC_SETUP_SQPOLL)
 			sqpoll_probes_process(&c->sqpoll, h->tgid, c->check.ck.report->out);
@@ -167,6 +170,7 @@ static int check_begin(void **state, struct uc_run *run)
 	dispatch_init(&c->check, run->rep);
 	heap_probes_setup(&c->heap);
 	sqpoll_probes_setup(&c->sqpoll);
+	liburing_probes_setup(&c->liburing);
 	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
 	if (session_start(&c->sess, o, on_event, c))
 		return -1;
@@ -202,7 +206,9 @@ static int check_begin(void **state, struct uc_run *run)
 			fprintf(stderr, "uringcheck: --liburing-uprobes has no effect "
 				"with --reap-lag-ms=0\n");
 		else
-			liburing_probes_attach(&c->sess, run->exe, stderr);
+			liburing_probes_init(&c->liburing, &c->sess,
+					     c->attached ? NULL : run->exe,
+					     c->check.ck.report->out);
 	}
 	return 0;
 }
@@ -262,6 +268,7 @@ static void attached_follow(struct check_mode *c, pid_t pid)
 	stacks_process_seen(&c->check.ck.stacks, pid);
 	c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
 	heap_probes_process(&c->heap, pid);
+	liburing_probes_process(&c->liburing, (uint32_t)pid);
 }
 
 static int check_follow(void *state, pid_t pid)
@@ -273,8 +280,10 @@ static int check_follow(void *state, pid_t pid)
 		return -1;
 	if (c->attached)
 		attached_follow(c, pid);
-	else
+	else {
 		heap_probes_follow(&c->heap, pid, c->exe);
+		liburing_probes_follow(&c->liburing, pid, c->exe);
+	}
 	return 0;
 }
 
@@ -335,6 +344,7 @@ static void check_finish(void *state, struct uc_run *run)
 	dispatch_finish(&c->check);	/* findings held for more (heap_owner.h) */
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	sqpoll_probes_stop(&c->sqpoll);
+	liburing_probes_stop(&c->liburing);
 	session_counters(&c->sess, v);
 	run->check_events_lost = v[UC_STAT_RINGBUF_LOST];
 	run->rings_seen += c->rings;
@@ -572,6 +582,7 @@ static void check_free(void *state)
 		return;
 	heap_probes_free(&c->heap);
 	sqpoll_probes_free(&c->sqpoll);
+	liburing_probes_free(&c->liburing);
 	if (c->all)
 		session_take_all(&c->sess, false);
 	/* Its bounds out of the shared table while it is reachable. */

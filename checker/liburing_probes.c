@@ -2,19 +2,15 @@
 #define _GNU_SOURCE
 #include "liburing_probes.h"
 
-#include <bpf/libbpf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "liburing_files.h"
 #include "session.h"
-#include "uringcheck.skel.h"
 
 /* Entry points through which a liburing program submits or looks for
  * completions (liburing 2.0 .. 2.x); absent ones are skipped. */
@@ -24,140 +20,155 @@ static const char *const entry_points[] = {
 	"__io_uring_get_cqe", "io_uring_wait_cqes", "io_uring_wait_cqe_timeout",
 	"io_uring_peek_batch_cqe", "io_uring_get_events", "io_uring_queue_exit",
 };
+#define N_ENTRY_POINTS	((int)(sizeof(entry_points) / sizeof(entry_points[0])))
 
-static const char *const lib_dirs[] = {
-	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/local/lib",
-	"/usr/lib64", "/usr/lib",
+enum {
+	LIBURING_PROC_TARGET = 1,	/* probed before it ran */
+	LIBURING_PROC_DONE = 2,		/* looked at since it has a ring */
 };
 
-/*
- * How @path uses liburing: defines io_uring_submit itself (liburing.a
- * linked in) and/or needs liburing.so (DT_NEEDED).
- */
-static void elf_liburing_use(const char *path, bool *is_static, bool *is_shared)
+void liburing_probes_setup(struct liburing_probes *lp)
 {
-	bool found = false;
-	Elf_Scn *scn = NULL;
-	Elf *elf;
-	int fd;
-
-	*is_static = *is_shared = false;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (sh.sh_type == SHT_DYNAMIC) {
-			for (size_t i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-				GElf_Dyn dyn;
-				const char *name;
-
-				if (!gelf_getdyn(data, i, &dyn) || dyn.d_tag != DT_NEEDED)
-					continue;
-				name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
-				if (name && !strncmp(name, "liburing.so", 11))
-					*is_shared = true;
-			}
-			continue;
-		}
-		if (found || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		for (size_t i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && !strcmp(name, "io_uring_submit")) {
-				found = true;
-				break;
-			}
-		}
-	}
-	elf_end(elf);
-	close(fd);
-	*is_static = found;
+	memset(lp, 0, sizeof(*lp));
+	lp->prog_fd = -1;
+	lp->out = stderr;
+	u64map_init(&lp->procs);
 }
 
-static int attach_all(struct uc_session *s, const char *path)
+static const char inline_note[] =
+	"uringcheck: note: uprobes see calls into liburing, not its inline "
+	"io_uring_cqe_seen()/io_uring_cq_advance(): a reap is timed at the next "
+	"liburing call or sampler tick\n";
+
+int liburing_probes_init(struct liburing_probes *lp, struct uc_session *s, const char *exe,
+			 FILE *out)
 {
-	int n = 0;
+	bool multi;
 
-	for (size_t i = 0; i < sizeof(entry_points) / sizeof(entry_points[0]); i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = entry_points[i]);
-		struct bpf_link *l;
-
-		l = bpf_program__attach_uprobe_opts(s->skel->progs.uc_liburing_call,
-						    -1, path, 0, &uo);
-		if (!l)
-			continue;	/* not in this liburing version */
-		if (s->nprobes < UC_MAX_UPROBES)
-			s->probes[s->nprobes++] = l;
-		else
-			bpf_link__destroy(l);
-		n++;
+	lp->out = out;
+	lp->prog_fd = session_uprobe_prog(s, "uc_liburing_call", &multi);
+	if (lp->prog_fd < 0 || uprobe_way_init(&lp->way, multi)) {
+		lp->prog_fd = -1;
+		fprintf(stderr, "uringcheck: reap timing: kernel-side sampler only: no "
+			"uprobes on this kernel (or a shared kernel side without the "
+			"liburing probe)\n");
+		return -1;
 	}
-	return n;
-}
-
-static bool find_shared(char *out, size_t len)
-{
-	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
-		snprintf(out, len, "%s/liburing.so.2", lib_dirs[i]);
-		if (!access(out, R_OK))
-			return true;
-	}
-	return false;
-}
-
-int liburing_probes_attach(struct uc_session *s, const char *exe, FILE *out)
-{
-	char lib[PATH_MAX], real[PATH_MAX];
-	int nshared = 0, nstatic = 0;
-	bool is_static = false, is_shared = false;
-
-	if (exe)
-		elf_liburing_use(exe, &is_static, &is_shared);
-	/* The shared library is probed even when the program itself does not
-	 * need it: a child it runs, or a dlopen, may. The BPF side only
-	 * counts this run's processes. */
-	if (find_shared(lib, sizeof(lib))) {
-		if (realpath(lib, real))
-			snprintf(lib, sizeof(lib), "%s", real);
-		nshared = attach_all(s, lib);
-	}
-	if (is_static)
-		nstatic = attach_all(s, exe);
-
-	if (nstatic)
-		fprintf(out, "uringcheck: reap timing: liburing uprobes on %d entry "
-			"points of %s (static liburing)%s%s, plus the kernel-side "
-			"sampler\n", nstatic, exe, nshared ? " and of " : "",
-			nshared ? lib : "");
-	else if (nshared)
-		fprintf(out, "uringcheck: reap timing: liburing uprobes on %d entry "
-			"points of %s, plus the kernel-side sampler%s%s%s\n", nshared,
-			lib, is_shared ? "" : " ('",
-			is_shared ? "" : (exe ? exe : "the program"),
-			is_shared ? "" : "' does not link liburing itself: only "
-			"processes it starts that do will be probed)");
-	else
-		fprintf(out, "uringcheck: reap timing: kernel-side sampler only: no "
-			"liburing.so.2 on this system and '%s' does not link "
-			"liburing statically\n", exe ? exe : "the program");
-	if (nshared || nstatic)
-		fprintf(out, "uringcheck: note: uprobes see calls into liburing, not "
-			"its inline io_uring_cqe_seen()/io_uring_cq_advance(): a reap "
-			"is timed at the next liburing call or sampler tick\n");
+	if (!exe)
+		fprintf(stderr, "uringcheck: reap timing: liburing uprobes in each followed "
+			"process from its first ring on, plus the kernel-side sampler\n%s",
+			inline_note);
 	return 0;
+}
+
+/* The @N_ENTRY_POINTS found in @path, for @pid: how many, or -errno. */
+static int attach_file(struct liburing_probes *lp, const char *path, pid_t pid)
+{
+	return liburing_attach_file(&lp->way, lp->prog_fd, path, entry_points, N_ENTRY_POINTS,
+				    pid, lp->fds, &lp->nfds,
+				    (int)(sizeof(lp->fds) / sizeof(lp->fds[0])));
+}
+
+/* A failure to probe @tgid told, once for a full table. */
+static void attach_failed(struct liburing_probes *lp, uint32_t tgid, int err)
+{
+	if (err == -ENOSPC) {
+		if (!lp->full_told)
+			fprintf(lp->out, "==%u==uringcheck: note: liburing uprobes in the first "
+				"processes only (probe table full): the others' reaps are timed "
+				"by the sampler alone\n", tgid);
+		lp->full_told = true;
+		return;
+	}
+	fprintf(lp->out, "==%u==uringcheck: note: cannot probe liburing in pid %u (%s): its "
+		"reaps are timed by the sampler alone\n", tgid, tgid, strerror(-err));
+}
+
+void liburing_probes_follow(struct liburing_probes *lp, pid_t pid, const char *exe)
+{
+	bool is_static = false, is_shared = false;
+	int nshared = 0, nstatic = 0;
+	struct stat st;
+
+	if (lp->prog_fd < 0)
+		return;
+	liburing_elf_use(exe, &is_static, &is_shared);
+	if (!stat(exe, &st)) {
+		lp->exe_dev = st.st_dev;
+		lp->exe_ino = st.st_ino;
+	}
+	/* The shared library is probed even when the program does not need
+	 * it: a dlopen may map it. Breakpoints go only where it is mapped. */
+	if (liburing_system(lp->system_lib, sizeof(lp->system_lib)))
+		nshared = attach_file(lp, lp->system_lib, pid);
+	if (is_static && nshared >= 0)
+		nstatic = attach_file(lp, exe, pid);
+	u64map_put(&lp->procs, (uint64_t)pid, (void *)(uintptr_t)LIBURING_PROC_TARGET);
+	if (nshared < 0 || nstatic < 0)
+		attach_failed(lp, (uint32_t)pid, nshared < 0 ? nshared : nstatic);
+
+	if (nstatic > 0)
+		fprintf(stderr, "uringcheck: reap timing: liburing uprobes on %d entry "
+			"points of %s (static liburing)%s%s, plus the kernel-side sampler\n",
+			nstatic, exe, nshared > 0 ? " and of " : "",
+			nshared > 0 ? lp->system_lib : "");
+	else if (nshared > 0)
+		fprintf(stderr, "uringcheck: reap timing: liburing uprobes on %d entry "
+			"points of %s, plus the kernel-side sampler%s%s%s\n", nshared,
+			lp->system_lib, is_shared ? "" : " ('", is_shared ? "" : exe,
+			is_shared ? "" : "' does not link liburing itself: processes it "
+			"starts that do are probed from their first ring)");
+	else
+		fprintf(stderr, "uringcheck: reap timing: kernel-side sampler only for "
+			"'%s': no liburing.so.2 on this system and it does not link "
+			"liburing statically (processes it starts that map a liburing are "
+			"probed from their first ring)\n", exe);
+	fputs(inline_note, stderr);
+}
+
+/* Whether @a and the file @dev/@ino are one file. */
+static bool same_file(const char *a, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return ino && !stat(a, &st) && st.st_dev == dev && st.st_ino == ino;
+}
+
+void liburing_probes_process(struct liburing_probes *lp, uint32_t tgid)
+{
+	uintptr_t bits = (uintptr_t)u64map_get(&lp->procs, tgid);
+	char lib[PATH_MAX], exe[64];
+	int found, nlib = 0, nexe = 0;
+	struct stat sys;
+
+	if (lp->prog_fd < 0 || (bits & LIBURING_PROC_DONE))
+		return;
+	u64map_put(&lp->procs, tgid, (void *)(bits | LIBURING_PROC_DONE));
+	found = liburing_mapped(tgid, lib, sizeof(lib));
+	if (found < 0)
+		return;		/* gone already */
+	snprintf(exe, sizeof(exe), "/proc/%u/exe", tgid);
+	/* The target was probed before it ran: only what it exec'd since. */
+	if (found && (bits & LIBURING_PROC_TARGET) && !stat(lp->system_lib, &sys) &&
+	    same_file(lib, sys.st_dev, sys.st_ino))
+		found = 0;
+	if (found)
+		nlib = attach_file(lp, lib, (pid_t)tgid);
+	if (nlib >= 0 && !((bits & LIBURING_PROC_TARGET) && same_file(exe, lp->exe_dev, lp->exe_ino)))
+		nexe = attach_file(lp, exe, (pid_t)tgid);
+	if (nlib < 0 || nexe < 0)
+		attach_failed(lp, tgid, nlib < 0 ? nlib : nexe);
+}
+
+void liburing_probes_stop(struct liburing_probes *lp)
+{
+	uprobe_events_close(lp->fds, lp->nfds);
+	lp->nfds = 0;
+	lp->prog_fd = -1;
+}
+
+void liburing_probes_free(struct liburing_probes *lp)
+{
+	liburing_probes_stop(lp);
+	u64map_free(&lp->procs);
 }

@@ -144,7 +144,7 @@ static void share_links(struct uc_session *s, struct uringcheck_bpf *skel)
 /* The per-process uprobe programs (bpf/uprobe_forms.bpf.h): loaded here,
  * attached by each instance for its own processes. */
 static const char *const uprobe_progs[] = {
-	"uc_heap_release", "uc_heap_alloc", "uc_sqpoll_publish",
+	"uc_heap_release", "uc_heap_alloc", "uc_sqpoll_publish", "uc_liburing_call",
 };
 
 /* Every map and attached program of a freshly loaded set, for others to
@@ -257,13 +257,13 @@ int session_uprobe_prog(const struct uc_session *s, const char *name, bool *mult
 
 /*
  * Joined: every map is the shared one (bpf_map__fd() answers at once,
- * nothing is loaded), and the sampler is the shared program. Only the
- * liburing uprobes are loaded here, when asked for: loading any program
- * means parsing the kernel's BTF, most of a join's cost. Returns true if
+ * nothing is loaded), and the sampler and the per-process uprobe programs
+ * are the shared ones: loading any program means parsing the kernel's
+ * BTF, most of a join's cost. Returns true if
  * the object must still be loaded; -1 if a map is missing (an older
  * holder): the caller then loads a private set.
  */
-static int reuse_shared(struct uc_session *s, const struct uc_options *o)
+static int reuse_shared(struct uc_session *s)
 {
 	bool own_sampler = shared_find(&s->shared, "prog:uc_reap_sampler") < 0;
 	struct bpf_program *p;
@@ -278,10 +278,8 @@ static int reuse_shared(struct uc_session *s, const struct uc_options *o)
 			return -1;
 	}
 	bpf_object__for_each_program(p, s->skel->obj)
-		bpf_program__set_autoload(p,
-			(p == s->skel->progs.uc_reap_sampler && own_sampler) ||
-			(p == s->skel->progs.uc_liburing_call && o->liburing_uprobes));
-	return own_sampler || o->liburing_uprobes;
+		bpf_program__set_autoload(p, p == s->skel->progs.uc_reap_sampler && own_sampler);
+	return own_sampler;
 }
 
 /* The inner map the slot's last owner left at @slot of @outer, if it is
@@ -596,8 +594,7 @@ static void set_sizes(struct uringcheck_bpf *skel, uint32_t slots)
 }
 
 /* What the programs are told of the kernel, and which variants load. */
-static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
-		       const struct uc_options *o)
+static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k)
 {
 	skel->rodata->reissue_flag = k->reissue_flag;
 	/* Before v6.7 the mappings are not sent at ring creation: a capture
@@ -617,10 +614,6 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k,
 	/* One program per hook form (load/variants.def); the second half
 	 * takes the same choice (cold_load.c). */
 	load_variants(skel->obj, k);
-	/* The liburing uprobe is attached by this instance only, and only
-	 * with --liburing-uprobes (an instance that joins loads its own,
-	 * reuse_shared): unused, it is not loaded. */
-	bpf_program__set_autoload(skel->progs.uc_liburing_call, o->liburing_uprobes);
 }
 
 /* The kernel's BTF, read on a thread from the start of a cold load: the
@@ -718,7 +711,7 @@ static int load_fresh(struct uc_session *s, const struct uc_options *o,
 	}
 	kernel_btf_answers(names, nnames);
 	cold_load_core_btf(&s->cold, load_kernel_btf(), s->skel);
-	set_kernel(s->skel, k, o);
+	set_kernel(s->skel, k);
 	err = cold_load_programs(&s->cold, s->skel);
 	if (err) {
 		end_early_buffer(s);
@@ -740,7 +733,7 @@ static int load_joined(struct uc_session *s, const struct uc_options *o,
 		return -1;
 	set_sizes(s->skel, slots);
 	PIDNS_RODATA(s->skel->rodata);
-	need_load = reuse_shared(s, o);
+	need_load = reuse_shared(s);
 	if (need_load < 0)
 		return -1;
 	return need_load ? uringcheck_bpf__load(s->skel) : 0;
@@ -1014,8 +1007,6 @@ static void session_leave(struct uc_session *s)
 
 void session_stop(struct uc_session *s)
 {
-	for (int i = 0; i < s->nprobes; i++)
-		bpf_link__destroy(s->probes[i]);
 	if (s->sampler_link_fd >= 0)
 		close(s->sampler_link_fd);
 	if (s->sampler_perf_fd >= 0)

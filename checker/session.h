@@ -35,11 +35,8 @@ struct uc_session {
 	struct ring_buffer *rb;
 	int sampler_perf_fd;		/* reap-lag sampler's perf event, -1 */
 	int sampler_link_fd;		/* ... its BPF link (-1: ioctl-attached) */
-#define UC_MAX_UPROBES 32
 /* Stack-store slots mapped together (session_stack_slot). */
 #define UC_STORE_WINDOW_SLOTS 64
-	struct bpf_link *probes[UC_MAX_UPROBES];	/* liburing uprobe mode */
-	int nprobes;
 	uc_event_fn on_event;
 	void *arg;
 	double load_ms, attach_ms;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "liburing_files.h"
 #include "session.h"
 #include "uprobe_events.h"
 #include "uringcheck.skel.h"
@@ -63,51 +64,13 @@ int sqpoll_probes_init(struct sqpoll_probes *sp, struct uc_session *s)
 	return 0;
 }
 
-/* The liburing shared object process @pid maps (liburing.so.N or
- * liburing-ffi.so.N), into @path: 1 found, 0 none, -1 gone. */
-static int mapped_liburing(uint32_t pid, char *path, size_t len)
-{
-	char maps[64], line[PATH_MAX + 128];
-	int found = 0, lines = 0;
-	FILE *f;
-
-	snprintf(maps, sizeof(maps), "/proc/%u/maps", pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/'), *base;
-
-		lines++;
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		base = strrchr(p, '/') + 1;
-		if (!strncmp(base, "liburing.so", 11) || !strncmp(base, "liburing-ffi.so", 15)) {
-			snprintf(path, len, "%s", p);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return lines ? found : -1;
-}
-
 /* Every publisher found in @path, for @pid: how many were attached, or
  * -errno of the first failure. */
 static int attach_file(struct sqpoll_probes *sp, const char *path, uint32_t pid)
 {
-	struct uprobe_site sites[sizeof(publishers) / sizeof(publishers[0])];
-	int n = 0, err;
-
-	for (size_t i = 0; i < sizeof(publishers) / sizeof(publishers[0]); i++) {
-		uint64_t off = uprobe_file_func_offset(path, publishers[i]);
-
-		if (off)
-			sites[n++] = (struct uprobe_site){ off, 0, false };
-	}
-	err = uprobe_attach(&sp->way, sp->prog_fd, path, sites, n, pid, sp->fds, &sp->nfds,
-			    sizeof(sp->fds) / sizeof(sp->fds[0]));
-	return err ? err : n;
+	return liburing_attach_file(&sp->way, sp->prog_fd, path, publishers,
+				    (int)(sizeof(publishers) / sizeof(publishers[0])), (pid_t)pid,
+				    sp->fds, &sp->nfds, (int)(sizeof(sp->fds) / sizeof(sp->fds[0])));
 }
 
 void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
@@ -126,7 +89,7 @@ void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
 		sp->off_told = true;
 		return;
 	}
-	found = mapped_liburing(tgid, lib, sizeof(lib));
+	found = liburing_mapped(tgid, lib, sizeof(lib));
 	if (found < 0)
 		return;		/* gone already */
 	if (found)

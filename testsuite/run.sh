@@ -1297,6 +1297,39 @@ if want "reap-lag: uprobes across a pause"; then
 		fail "reap-lag: uprobes across a pause" "the reap site named in $ok runs of 5" "$TMP/up.gap.1.log"
 	fi
 fi
+# The probes are the followed processes' own: a liburing program no
+# uringcheck follows, running beside a --liburing-uprobes run, never has
+# a breakpoint at its entry points (rt_liburing_watch.c reads them).
+if want "reap-lag: uprobes stay in the followed processes"; then
+	"$BIN/rt_liburing_watch" 1200 >"$TMP/up.watch.out" &
+	wpid=$!
+	for _ in $(seq 100); do grep -q watching "$TMP/up.watch.out" && break; sleep 0.02; done
+	$UC --liburing-uprobes --reap-lag-ms=50 --log-file="$TMP/up.watch.log" \
+		"$BIN/inj_reap-lag_wait" >/dev/null 2>&1
+	wait $wpid
+	wrc=$?
+	if [ $wrc = 0 ] && grep -q '^clean$' "$TMP/up.watch.out" &&
+	   grep -A3 'consumed by the program before this call into liburing:' "$TMP/up.watch.log" |
+		grep -q 'in main testsuite/cases/inj_reap-lag_wait.c:[0-9]*$'; then
+		pass "reap-lag: uprobes stay in the followed processes (an unfollowed liburing program is never probed)"
+	else
+		fail "reap-lag: uprobes stay in the followed processes" \
+			"watcher exit $wrc: $(tail -1 "$TMP/up.watch.out")" "$TMP/up.watch.log"
+	fi
+fi
+# A process the target starts is probed from its first ring: the shell
+# maps no liburing; the program it runs (not exec'd: '; true') does.
+if want "reap-lag: uprobes in a child"; then
+	$UC --liburing-uprobes --reap-lag-ms=50 --log-file="$TMP/up.child.log" \
+		sh -c "\"$BIN/inj_reap-lag_wait\"; true" >/dev/null 2>"$TMP/up.child.err"
+	if grep -q "does not link liburing itself" "$TMP/up.child.err" &&
+	   grep -A3 'consumed by the program before this call into liburing:' "$TMP/up.child.log" |
+		grep -q 'in main testsuite/cases/inj_reap-lag_wait.c:[0-9]*$'; then
+		pass "reap-lag: uprobes in a child the target starts (probed from its first ring)"
+	else
+		fail "reap-lag: uprobes in a child" "no reap site named" "$TMP/up.child.log"
+	fi
+fi
 if want "reap-lag: uprobe mode degrades"; then
 	$UC --liburing-uprobes true 2>"$TMP/up.true.err"
 	if grep -q "does not link liburing itself" "$TMP/up.true.err"; then

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "liburing_files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int liburing_mapped(uint32_t pid, char *path, size_t len)
+{
+	char maps[64], line[PATH_MAX + 128];
+	int found = 0, lines = 0;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%u/maps", pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/'), *base;
+
+		lines++;
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		base = strrchr(p, '/') + 1;
+		if (!strncmp(base, "liburing.so", 11) || !strncmp(base, "liburing-ffi.so", 15)) {
+			snprintf(path, len, "%s", p);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return lines ? found : -1;
+}
+
+static const char *const lib_dirs[] = {
+	"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/local/lib",
+	"/usr/lib64", "/usr/lib",
+};
+
+bool liburing_system(char *path, size_t len)
+{
+	char name[PATH_MAX], real[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
+		snprintf(name, sizeof(name), "%s/liburing.so.2", lib_dirs[i]);
+		if (access(name, R_OK))
+			continue;
+		snprintf(path, len, "%s", realpath(name, real) ? real : name);
+		return true;
+	}
+	return false;
+}
+
+/* Whether the symbol table @scn of @elf defines the function
+ * io_uring_submit. */
+static bool defines_submit(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+
+	for (size_t i = 0; data && sh->sh_entsize && i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name && !strcmp(name, "io_uring_submit"))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the dynamic section @scn of @elf needs liburing.so. */
+static bool needs_liburing(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+
+	for (size_t i = 0; data && sh->sh_entsize && i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Dyn dyn;
+		const char *name;
+
+		if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, dyn.d_un.d_val);
+		if (name && !strncmp(name, "liburing.so", 11))
+			return true;
+	}
+	return false;
+}
+
+void liburing_elf_use(const char *path, bool *is_static, bool *is_shared)
+{
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+
+	*is_static = *is_shared = false;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_DYNAMIC)
+			*is_shared |= needs_liburing(elf, scn, &sh);
+		else if (!*is_static && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+			*is_static = defines_submit(elf, scn, &sh);
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+int liburing_attach_file(const struct uprobe_way *w, int prog_fd, const char *path,
+			 const char *const *names, int nnames, pid_t pid,
+			 int *fds, int *nfds, int cap)
+{
+	struct uprobe_site sites[UPROBE_SITES_MAX];
+	int n = 0, err;
+
+	for (int i = 0; i < nnames && n < UPROBE_SITES_MAX; i++) {
+		uint64_t off = uprobe_file_func_offset(path, names[i]);
+
+		if (off)
+			sites[n++] = (struct uprobe_site){ off, 0, false };
+	}
+	err = uprobe_attach(w, prog_fd, path, sites, n, pid, fds, nfds, cap);
+	return err ? err : n;
+}
