@@ -148,7 +148,7 @@ void pace_init(struct reader_pace *p, bool on, pace_backlog_fn fn, void *ctx)
 		pthread_mutex_destroy(&p->lock);
 		return;
 	}
-	p->enabled = true;
+	p->enabled = p->was_enabled = true;
 }
 
 /* The record rate over the last full window: calm below PACE_RATE_MAX. */

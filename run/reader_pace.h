@@ -63,7 +63,8 @@
 typedef int (*pace_backlog_fn)(void *ctx);
 
 struct reader_pace {
-	bool enabled;
+	bool enabled;		/* the policy is managed (until pace_end) */
+	bool was_enabled;	/* ... it was, this run (for --stats) */
 	pid_t tid;		/* the reader's thread */
 	int base_nice;		/* its starting nice value */
 	pace_backlog_fn backlog;

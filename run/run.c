@@ -490,6 +490,13 @@ int run(const struct uc_options *o, const struct uc_mode_ops *const *modes, int 
 		m[i].ops->finish(m[i].state, &run);
 	for (int i = 0; i < nm; i++)
 		out_err |= m[i].ops->report(m[i].state, &run, rep.out);
+	/* How the reader's pace went (run/reader_pace.h): a raise means it
+	 * fell behind at the idle policy, or spent long in one pass. */
+	if (o->stats && pace.was_enabled)
+		fprintf(rep.out, "==%u==uringcheck: stats: reader: raised from the idle "
+			"policy back to its own %u time%s\n",
+			run.pid ? (uint32_t)run.pid : (uint32_t)getpid(), pace.raised,
+			pace.raised == 1 ? "" : "s");
 	if (children && !o->follow && !run.rings_seen)
 		fprintf(rep.out, "==%u==uringcheck: no ring seen in pid %d, which had %d "
 			"child process%s at the attach: -f follows them too\n", run.pid,

@@ -1380,13 +1380,15 @@ fi
 # --- the reader's priority (run/reader_pace.h) ---------------------------------
 # While nothing it must read is pending, uringcheck's reader runs SCHED_IDLE
 # (policy 5, field 41 of /proc/PID/stat); the target keeps its own policy;
-# --idle-reader=no leaves the reader at SCHED_OTHER (0). Its return to its
-# own policy when it falls behind: testsuite/unit/test_reader_pace.c.
+# --idle-reader=no leaves the reader at SCHED_OTHER (0). --stats says how
+# often it was raised (here: never; without the idle policy: no line). Its
+# return to its own policy when it falls behind:
+# testsuite/unit/test_reader_pace.c.
 if want "reader: idle"; then
 	for mode in idle no; do
 		opt=()
 		[ "$mode" = no ] && opt=(--idle-reader=no)
-		$UC --keep-warm=0 "${opt[@]}" -- sh -c \
+		$UC --keep-warm=0 --stats "${opt[@]}" -- sh -c \
 			'sleep 1.5; echo "target-policy=$(cut -d" " -f41 /proc/$$/stat)"' \
 			>"$TMP/reader.$mode.out" 2>&1 &
 		ucpid=$!
@@ -1399,8 +1401,11 @@ if want "reader: idle"; then
 	if grep -q '^reader-policy=5$' "$TMP/reader.idle.out" &&
 	   grep -q '^target-policy=0$' "$TMP/reader.idle.out" &&
 	   grep -q '^reader-policy=0$' "$TMP/reader.no.out" &&
-	   grep -q '^target-policy=0$' "$TMP/reader.no.out"; then
-		pass "reader: idle (SCHED_IDLE) while nothing is pending, the target at its own policy; --idle-reader=no: not idle"
+	   grep -q '^target-policy=0$' "$TMP/reader.no.out" &&
+	   grep -qE 'stats: reader: raised from the idle policy back to its own 0 times$' \
+		"$TMP/reader.idle.out" &&
+	   ! grep -q 'stats: reader:' "$TMP/reader.no.out"; then
+		pass "reader: idle (SCHED_IDLE) while nothing is pending, the target at its own policy, never raised (--stats); --idle-reader=no: not idle"
 	else
 		cat "$TMP/reader.no.out" >>"$TMP/reader.idle.out"
 		fail "reader: idle" "policies not as expected" "$TMP/reader.idle.out"
