@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "symbolize.h"
 #include "dwfl_session.h"
+#include "runtime_frames.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -67,6 +68,40 @@ static const char *demangle(struct uc_dw *dw, const char *name)
 	}
 	const char *kept = uc_dw_name_put(dw, name, d);
 	return kept ? kept : name;
+}
+
+/* An ELF symbol's name as a function's: without the symbol version a
+ * shared library's table adds ("__libc_start_main@@GLIBC_2.34"), C++
+ * demangled. Kept under the symbol table's own string (names are
+ * memoized by that pointer). */
+static const char *symbol_name(struct uc_dw *dw, const char *name)
+{
+	const char *at = name ? strchr(name, '@') : NULL;
+	const char *known;
+	char *plain;
+
+	if (!at || at == name)
+		return demangle(dw, name);
+	known = uc_dw_name_get(dw, name);
+	if (known)
+		return known;
+	plain = strndup(name, (size_t)(at - name));
+	if (!plain)
+		return name;
+	if (!strncmp(plain, "_Z", 2)) {
+		cxa_demangle_fn fn = demangler();
+		int status = -1;
+		char *d = fn ? fn(plain, NULL, NULL, &status) : NULL;
+
+		if (d && status == 0) {
+			free(plain);
+			plain = d;
+		} else {
+			free(d);
+		}
+	}
+	known = uc_dw_name_put(dw, name, plain);
+	return known ? known : name;
 }
 
 static const char *die_name(struct uc_dw *dw, Dwarf_Die *die)
@@ -182,6 +217,19 @@ struct memo {
 static int resolve(struct uc_dw *dw, Dwfl_Module *mod, uint64_t look,
 		   const struct uc_frame *base, struct uc_frame *out, int max)
 {
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name;
+
+	/* The C runtime's start-up frames: the symbol alone, without
+	 * loading the module's DWARF for them (runtime_frames.h). */
+	name = symbol_name(dw, dwfl_module_addrinfo(mod, look, &off, &sym, NULL, NULL, NULL));
+	if (uc_runtime_frame(name, base->module)) {
+		out[0] = *base;
+		out[0].function = name;
+		return 1;
+	}
+
 	int n = from_dies(dw, mod, look, base, out, max);
 	if (n > 0)
 		return n;
@@ -189,11 +237,7 @@ static int resolve(struct uc_dw *dw, Dwfl_Module *mod, uint64_t look,
 	/* No DWARF function for pc (no debug info, or an assembly CU):
 	 * the ELF symbol, plus a line if the line table has one. */
 	out[0] = *base;
-	GElf_Off off;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(mod, look, &off, &sym, NULL,
-						NULL, NULL);
-	out[0].function = demangle(dw, name);
+	out[0].function = name;
 	/* No function DIE here: trust the line table only for assembly CUs
 	 * (glibc's syscall-template.S). A C CU whose single address range
 	 * spans code of other objects (crt1.o's _start between main and the

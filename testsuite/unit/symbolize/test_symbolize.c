@@ -44,6 +44,7 @@
 #include "uct_lib.h"
 #include "../../../symbolize/print_stack.h"
 #include "../../../symbolize/proc_maps.h"
+#include "../../../symbolize/runtime_frames.h"
 #include "../../../symbolize/symbolize.h"
 #include "../../../symbolize/unwind.h"
 
@@ -631,6 +632,9 @@ static void find_stack_top(void)
 		fclose(f);
 }
 
+static void runtime_frames_tests(struct uc_maps *m, const struct uct_record *r,
+				 const char *tag);
+
 __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 						 int argc)
 {
@@ -660,6 +664,7 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 	}
 	snprintf(r->beyond_module, sizeof(r->beyond_module), "libc.so.6");
 	check_record(m, r, tag);
+	runtime_frames_tests(m, r, tag);
 
 	/* The one-call path: capture straight to text. */
 	char *buf = NULL;
@@ -681,6 +686,63 @@ __attribute__((noinline)) static int self_tests(const char *plugin_dir,
 }
 
 static void records_tests(const char *tag);
+
+/*
+ * The C runtime's start-up frames (symbolize/runtime_frames.h): below
+ * main, glibc's __libc_start_call_main and __libc_start_main are named
+ * from the symbol table, versionless, with no file or line even where
+ * libc's DWARF is installed; the rule itself, module by module.
+ */
+static void runtime_frames_tests(struct uc_maps *m, const struct uct_record *r,
+				 const char *tag)
+{
+	uint64_t pcs[64];
+	int n = uc_unwind(m, &r->regs, r->stack, r->stack_len, pcs, 64);
+	bool below_main = false, ok = true;
+	int runtime = 0;
+	char why[256] = "";
+
+	for (int i = 0; i < n && ok; i++) {
+		struct uc_frame fr[16];
+		int k = uc_symbolize(m, pcs[i], i > 0, fr, 16);
+		const struct uc_frame *f = &fr[k - 1];	/* the real function */
+
+		if (f->function && !strcmp(f->function, "main")) {
+			below_main = true;
+			continue;
+		}
+		if (!below_main || !f->module || strcmp(f->module, "libc.so.6"))
+			continue;
+		if (!f->function || strchr(f->function, '@') ||
+		    (strcmp(f->function, "__libc_start_call_main") &&
+		     strcmp(f->function, "__libc_start_main"))) {
+			snprintf(why, sizeof(why), "below main: %s", f->function ?
+				 f->function : "(no name)");
+			ok = false;
+		} else if (f->file || f->line || f->has_debuginfo) {
+			snprintf(why, sizeof(why), "%s has a line (%s:%d)", f->function,
+				 f->file ? f->file : "?", f->line);
+			ok = false;
+		}
+		runtime++;
+	}
+	if (ok && runtime != 2)
+		snprintf(why, sizeof(why), "%d C runtime frames below main, want 2", runtime);
+	if (ok && runtime == 2)
+		pass("%s runtime frames: below main, named from the symbol table", tag);
+	else
+		fail("%s runtime frames: %s", tag, why);
+
+	if (uc_runtime_frame("start_thread", "libc.so.6") &&
+	    uc_runtime_frame("__clone3", "libc.so.6") &&
+	    !uc_runtime_frame("start_thread", "myprog") &&
+	    uc_runtime_frame("_start", "myprog") &&
+	    uc_runtime_frame("__libc_start_call_main", "myprog-static") &&
+	    !uc_runtime_frame("main", "libc.so.6") && !uc_runtime_frame(NULL, "libc.so.6"))
+		pass("%s runtime frames: the table, by module", tag);
+	else
+		fail("%s runtime frames: the table's module rule", tag);
+}
 
 /* The cache, snapshots of missing processes, the printer. */
 __attribute__((noinline)) static int other_tests(const char *plugin_dir)
