@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,12 @@ struct check_mode {
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
 	const char *exe;		/* the target's executable (spawned) */
+	const struct uc_options *opt;
+	uint64_t kinds;			/* the kinds reported (--hazards) */
+	pid_t spawned;			/* the target, spawned and not yet run */
+	pthread_t heap_thread;		/* ... its heap probes being attached */
+	bool heap_thread_on;
+	bool heap_followed;		/* ... and attached (or found unprobeable) */
 	uint32_t last_submitter;	/* tgid of the last submission read */
 	pid_t pid;
 };
@@ -159,6 +166,59 @@ static void heap_owner_begin(struct check_mode *c, const struct uc_options *o)
 static int take_all(struct check_mode *c);
 static void attached_follow(struct check_mode *c, pid_t pid);
 
+static void *heap_attach_thread(void *arg)
+{
+	struct check_mode *c = arg;
+
+	heap_probes_follow(&c->heap, c->spawned, c->exe);
+	return NULL;
+}
+
+/* The target's heap probes attached, if a thread was doing it. */
+static void heap_attach_wait(struct check_mode *c)
+{
+	if (!c->heap_thread_on)
+		return;
+	pthread_join(c->heap_thread, NULL);
+	c->heap_thread_on = false;
+	c->heap_followed = true;
+}
+
+/*
+ * The programs are there (session_start): free-inflight's uprobes set
+ * up, unless turned off (--heap-probes=no: each free() then costs no
+ * trap) or free-inflight is not among --hazards. Off or unavailable,
+ * every process that uses io_uring is counted unjudged and told at the
+ * end (heap_probes_say). The allocation probes (--heap-alloc-probes,
+ * which asks for the free probes too) triple a malloc+free pair's cost
+ * under them (docs/benchmark-history.md, rows (r) and (s)): asked for
+ * apart.
+ *
+ * A spawned target is probed before it runs. Registering a uprobe takes
+ * a kernel-wide per-CPU rw-semaphore for writing, which waits for an RCU
+ * grace period when no uprobe was registered lately: 6-10 ms on the
+ * 2-CPU test machine, most of a warm start-up. So that attach runs on a
+ * thread while the session maps its buffers, and check_begin waits for
+ * it before it returns (before any other mode loads anything).
+ */
+static void kernel_ready(void *arg)
+{
+	struct check_mode *c = arg;
+	const struct uc_options *o = c->opt;
+
+	if (!(c->kinds & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)))
+		return;
+	if (!o->heap_probes && !o->heap_alloc_probes) {
+		heap_probes_off(&c->heap, "turned off (--heap-probes=no)");
+		return;
+	}
+	if (heap_probes_init(&c->heap, &c->sess))
+		return;
+	heap_owner_begin(c, o);
+	if (c->spawned && !pthread_create(&c->heap_thread, NULL, heap_attach_thread, c))
+		c->heap_thread_on = true;
+}
+
 static int check_begin(void **state, struct uc_run *run)
 {
 	const struct uc_options *o = run->opt;
@@ -172,8 +232,13 @@ static int check_begin(void **state, struct uc_run *run)
 	sqpoll_probes_setup(&c->sqpoll);
 	liburing_probes_setup(&c->liburing);
 	c->check.ck.reap_lag_ns = (uint64_t)o->reap_lag_ms * 1000000;
-	if (session_start(&c->sess, o, on_event, c))
+	c->opt = o;
+	c->kinds = run->rep->enabled;
+	c->spawned = run->spawned ? run->pid : 0;
+	if (session_start(&c->sess, o, on_event, c, kernel_ready)) {
+		heap_attach_wait(c);
 		return -1;
+	}
 	c->started = true;
 	c->misses_base = session_hook_misses(&c->sess);
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
@@ -182,19 +247,7 @@ static int check_begin(void **state, struct uc_run *run)
 	if (o->stack_size && !o->full_stacks)
 		stack_bounds_attach(&c->check.ck.stacks.bounds, stack_bound, &c->sess,
 				    c->sess.slot);
-	/* free-inflight's uprobes, unless turned off (--heap-probes=no: each
-	 * free() then costs no trap) or free-inflight is not among
-	 * --hazards. Off or unavailable, every process that uses io_uring is
-	 * counted unjudged and told at the end (heap_probes_say). The
-	 * allocation probes (--heap-alloc-probes, which asks for the free
-	 * probes too) triple a malloc+free pair's cost under them
-	 * (docs/benchmark-history.md, rows (r) and (s)): asked for apart. */
-	if (run->rep->enabled & UC_KIND_BIT(UC_KIND_FREE_INFLIGHT)) {
-		if (!o->heap_probes && !o->heap_alloc_probes)
-			heap_probes_off(&c->heap, "turned off (--heap-probes=no)");
-		else if (!heap_probes_init(&c->heap, &c->sess))
-			heap_owner_begin(c, o);
-	}
+	heap_attach_wait(c);
 	/* Nothing is attached until a process makes an SQPOLL ring; nothing
 	 * at all with --stack-size=0 (its traps would take no stack). */
 	if (o->stack_size)
@@ -281,7 +334,8 @@ static int check_follow(void *state, pid_t pid)
 	if (c->attached)
 		attached_follow(c, pid);
 	else {
-		heap_probes_follow(&c->heap, pid, c->exe);
+		if (!c->heap_followed || pid != c->spawned)
+			heap_probes_follow(&c->heap, pid, c->exe);
 		liburing_probes_follow(&c->liburing, pid, c->exe);
 	}
 	return 0;
@@ -340,6 +394,7 @@ static void check_finish(void *state, struct uc_run *run)
 		session_take_all(&c->sess, false);
 	c->all = false;
 	session_drain(&c->sess);
+	session_unmap_events(&c->sess);	/* read to the end: before the forks below */
 	c->hook_misses = session_hook_misses(&c->sess) - c->misses_base;
 	dispatch_finish(&c->check);	/* findings held for more (heap_owner.h) */
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
@@ -580,6 +635,7 @@ static void check_free(void *state)
 
 	if (!c)
 		return;
+	heap_attach_wait(c);
 	heap_probes_free(&c->heap);
 	sqpoll_probes_free(&c->sqpoll);
 	liburing_probes_free(&c->liburing);

@@ -790,7 +790,7 @@ static int kernel_side(struct uc_session *s, const struct uc_options *o,
 }
 
 int session_start(struct uc_session *s, const struct uc_options *o,
-		  uc_event_fn fn, void *arg)
+		  uc_event_fn fn, void *arg, uc_ready_fn ready)
 {
 	uint32_t slots = 64;
 	bool store_thread;
@@ -834,6 +834,8 @@ int session_start(struct uc_session *s, const struct uc_options *o,
 	}
 	if (!s->joined && kernel_side(s, o, slots, false))
 		goto fail;
+	if (ready)
+		ready(arg);
 	/* The stack store beside the event buffer: when both are new, their
 	 * grace periods (session_store) pass at once. */
 	store_thread = !pthread_create(&store, NULL, session_store_thread, s);
@@ -945,12 +947,18 @@ int session_take_all(struct uc_session *s, bool take)
 
 int session_fd(const struct uc_session *s)
 {
-	return ring_buffer__epoll_fd(s->rb);
+	return s->rb ? ring_buffer__epoll_fd(s->rb) : -1;
 }
 
 int session_drain(struct uc_session *s)
 {
-	return ring_buffer__consume(s->rb);
+	return s->rb ? ring_buffer__consume(s->rb) : 0;
+}
+
+void session_unmap_events(struct uc_session *s)
+{
+	ring_buffer__free(s->rb);
+	s->rb = NULL;
 }
 
 /*

@@ -27,6 +27,7 @@ struct ring_buffer;
 struct bpf_link;
 
 typedef void (*uc_event_fn)(void *arg, const void *data, size_t size);
+typedef void (*uc_ready_fn)(void *arg);
 
 struct uc_session {
 	struct uringcheck_bpf *skel;
@@ -72,11 +73,15 @@ struct uc_session {
 						 * taken into its store so far */
 };
 
-/* Returns 0, or -1 after printing a one-line reason (an unsupported
+/* @ready (may be NULL) is called with @arg as soon as the programs are
+ * loaded or joined and the session slot is claimed, before the buffers
+ * are mapped: set-up that needs only the programs can start beside the
+ * rest (check_mode.c attaches the target's heap probes on a thread).
+ * Returns 0, or -1 after printing a one-line reason (an unsupported
  * kernel named with what it lacks). The kernel is probed only when the
  * programs must be loaded here. */
 int session_start(struct uc_session *s, const struct uc_options *o,
-		  uc_event_fn fn, void *arg);
+		  uc_event_fn fn, void *arg, uc_ready_fn ready);
 /* Follow @pid (and, from now on, everything it forks). */
 int session_track(struct uc_session *s, pid_t pid);
 /* --check -a: follows @pid unless a session follows it already (1 then;
@@ -89,6 +94,10 @@ int session_take_all(struct uc_session *s, bool take);
 int session_fd(const struct uc_session *s);
 /* Delivers every event available now. */
 int session_drain(struct uc_session *s);
+/* After the last drain: the event buffer unmapped (its page tables, 2 x
+ * 64 MiB by default, would be copied by every fork after it: the
+ * probes' closer, the --keep-warm holder). Draining then reads nothing. */
+void session_unmap_events(struct uc_session *s);
 int session_sleep_begins(struct uc_session *s);
 /* How much of the event buffer is written and not read yet, in
  * thousandths of its size (the reader's priority, run/reader_pace.h).
