@@ -30,8 +30,10 @@ int liburing_mapped(uint32_t pid, char *path, size_t len)
 			continue;
 		p[strcspn(p, "\n")] = 0;
 		base = strrchr(p, '/') + 1;
+		/* Through the process's root: the path is its mount
+		 * namespace's (a container's), not necessarily ours. */
 		if (!strncmp(base, "liburing.so", 11) || !strncmp(base, "liburing-ffi.so", 15)) {
-			snprintf(path, len, "%s", p);
+			snprintf(path, len, "/proc/%u/root%s", pid, p);
 			found = 1;
 		}
 	}

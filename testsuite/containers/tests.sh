@@ -16,6 +16,8 @@
 #                debug file by the build-id of the file opened
 #   mountns unopened  a program's file nothing can open any more: said
 #                and counted, no guessed frames
+#   mountns liburing  liburing on a tmpfs of the program's own mount
+#                namespace: the SQPOLL probes attached to that file
 #   pidns -p     attached to a running program of a namespace below
 #   pidns /proc  /proc of another namespace: exit 70, said
 #   README recipes  the docker/podman lines, the jq line, the GitHub
@@ -248,6 +250,25 @@ PY
 			"$TMP/ns.json" 2>>"$TMP/ns.out"
 		then pass "containers: mountns unopened: the program's file unreachable once it exited: the stack ends there and says why, counted (stacks_file_unopened 2)"
 		else fail "containers: mountns unopened" "exit $rc, or no note, warning or count" "$TMP/ns.out"; fi
+	fi
+
+	# liburing on a tmpfs of the program's own mount namespace, as a
+	# container's /usr/lib: the SQPOLL probes attach to the file its maps
+	# name through its root (/proc/PID/root), not to whatever that path
+	# names in uringcheck's namespace (nothing here). Before, the attach
+	# failed, the case waited 10 s for its probe and exited 1.
+	if want "containers: mountns liburing"; then
+		lib=$(ldd "$BIN/inj_sqpoll_stack" | awk '/liburing\.so/ { print $3 }')
+		$UC --keep-warm=0 --log-file="$TMP/ns.sq.log" -- unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" && cp "$1" "$2" "$0/nsbin/" &&
+				LD_LIBRARY_PATH="$0/nsbin" exec "$0/nsbin/inj_sqpoll_stack"' \
+			"$TMP" "$BIN/inj_sqpoll_stack" "$lib" >"$TMP/ns.sq.out" 2>&1
+		rc=$?
+		if [ "$rc" = 66 ] && [ -n "$lib" ] &&
+		   [ "$(grep -c ' in submit_reads testsuite/cases/inj_sqpoll_stack.c:[0-9]' "$TMP/ns.sq.log")" = 2 ] &&
+		   ! grep -q "cannot probe liburing" "$TMP/ns.sq.log"
+		then pass "containers: mountns liburing: liburing on the namespace's own tmpfs, probed through the process's root: SQPOLL submissions carry their stack"
+		else cat "$TMP/ns.sq.out" >>"$TMP/ns.sq.log"; fail "containers: mountns liburing" "exit $rc, or no stack" "$TMP/ns.sq.log"; fi
 	fi
 
 	# A stripped program of its own mount namespace, --check -p from a
