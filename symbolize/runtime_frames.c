@@ -40,10 +40,14 @@ static bool libc_module(const char *module)
 
 bool uc_runtime_frame(const char *function, const char *module)
 {
-	if (!function)
+	/* a shared library's symbol table may add its version: "name@@V" */
+	size_t len = function ? strcspn(function, "@") : 0;
+
+	if (!len)
 		return false;
 	for (size_t i = 0; i < sizeof(runtime_frames) / sizeof(runtime_frames[0]); i++)
-		if (!strcmp(function, runtime_frames[i].function))
+		if (strlen(runtime_frames[i].function) == len &&
+		    !strncmp(function, runtime_frames[i].function, len))
 			return !runtime_frames[i].in_libc || libc_module(module);
 	return false;
 }

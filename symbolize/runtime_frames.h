@@ -15,7 +15,8 @@
 #include <stdbool.h>
 
 /* Whether @function, the symbol a frame of module @module (the mapped
- * file's basename) is in, is a start-up frame of the C runtime. */
+ * file's basename) is in, is a start-up frame of the C runtime. A symbol
+ * version after the name ("__libc_start_main@@GLIBC_2.34") is ignored. */
 bool uc_runtime_frame(const char *function, const char *module);
 
 #endif

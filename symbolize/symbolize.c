@@ -219,14 +219,14 @@ static int resolve(struct uc_dw *dw, Dwfl_Module *mod, uint64_t look,
 {
 	GElf_Off off;
 	GElf_Sym sym;
-	const char *name;
+	/* the symbol table's name, as it is: cleaned up only if shown */
+	const char *sym_name = dwfl_module_addrinfo(mod, look, &off, &sym, NULL, NULL, NULL);
 
 	/* The C runtime's start-up frames: the symbol alone, without
 	 * loading the module's DWARF for them (runtime_frames.h). */
-	name = symbol_name(dw, dwfl_module_addrinfo(mod, look, &off, &sym, NULL, NULL, NULL));
-	if (uc_runtime_frame(name, base->module)) {
+	if (uc_runtime_frame(sym_name, base->module)) {
 		out[0] = *base;
-		out[0].function = name;
+		out[0].function = symbol_name(dw, sym_name);
 		return 1;
 	}
 
@@ -237,7 +237,7 @@ static int resolve(struct uc_dw *dw, Dwfl_Module *mod, uint64_t look,
 	/* No DWARF function for pc (no debug info, or an assembly CU):
 	 * the ELF symbol, plus a line if the line table has one. */
 	out[0] = *base;
-	out[0].function = name;
+	out[0].function = symbol_name(dw, sym_name);
 	/* No function DIE here: trust the line table only for assembly CUs
 	 * (glibc's syscall-template.S). A C CU whose single address range
 	 * spans code of other objects (crt1.o's _start between main and the

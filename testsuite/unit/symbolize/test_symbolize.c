@@ -734,6 +734,9 @@ static void runtime_frames_tests(struct uc_maps *m, const struct uct_record *r,
 		fail("%s runtime frames: %s", tag, why);
 
 	if (uc_runtime_frame("start_thread", "libc.so.6") &&
+	    uc_runtime_frame("__libc_start_main@@GLIBC_2.34", "libc.so.6") &&
+	    !uc_runtime_frame("__libc_start_mai", "libc.so.6") &&
+	    !uc_runtime_frame("@@GLIBC_2.34", "libc.so.6") &&
 	    uc_runtime_frame("__clone3", "libc.so.6") &&
 	    !uc_runtime_frame("start_thread", "myprog") &&
 	    uc_runtime_frame("_start", "myprog") &&
