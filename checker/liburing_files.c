@@ -60,26 +60,6 @@ bool liburing_system(char *path, size_t len)
 	return false;
 }
 
-/* Whether the symbol table @scn of @elf defines the function
- * io_uring_submit. */
-static bool defines_submit(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-
-	for (size_t i = 0; data && sh->sh_entsize && i < sh->sh_size / sh->sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-		    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (name && !strcmp(name, "io_uring_submit"))
-			return true;
-	}
-	return false;
-}
-
 /* Whether the dynamic section @scn of @elf needs liburing.so. */
 static bool needs_liburing(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
@@ -98,31 +78,28 @@ static bool needs_liburing(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 	return false;
 }
 
-void liburing_elf_use(const char *path, bool *is_static, bool *is_shared)
+bool liburing_needed(const char *path)
 {
+	bool needed = false;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
 	int fd;
 
-	*is_static = *is_shared = false;
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
+		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn))) {
+	while (!needed && elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_DYNAMIC)
-			*is_shared |= needs_liburing(elf, scn, &sh);
-		else if (!*is_static && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			*is_static = defines_submit(elf, scn, &sh);
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC)
+			needed = needs_liburing(elf, scn, &sh);
 	}
 	elf_end(elf);
 	close(fd);
+	return needed;
 }
 
 int liburing_attach_file(const struct uprobe_way *w, int prog_fd, const char *path,
@@ -130,14 +107,15 @@ int liburing_attach_file(const struct uprobe_way *w, int prog_fd, const char *pa
 			 int *fds, int *nfds, int cap)
 {
 	struct uprobe_site sites[UPROBE_SITES_MAX];
+	uint64_t offs[UPROBE_SITES_MAX];
 	int n = 0, err;
 
-	for (int i = 0; i < nnames && n < UPROBE_SITES_MAX; i++) {
-		uint64_t off = uprobe_file_func_offset(path, names[i]);
-
-		if (off)
-			sites[n++] = (struct uprobe_site){ off, 0, false };
-	}
+	if (nnames > UPROBE_SITES_MAX)
+		nnames = UPROBE_SITES_MAX;
+	uprobe_file_func_offsets(path, names, nnames, offs);
+	for (int i = 0; i < nnames; i++)
+		if (offs[i])
+			sites[n++] = (struct uprobe_site){ offs[i], 0, false };
 	err = uprobe_attach(w, prog_fd, path, sites, n, pid, fds, nfds, cap);
 	return err ? err : n;
 }

@@ -24,13 +24,14 @@ int liburing_mapped(uint32_t pid, char *path, size_t len);
 /* The system's liburing.so.2, its real path into @path: false if none. */
 bool liburing_system(char *path, size_t len);
 
-/* How the executable @path uses liburing: defines io_uring_submit itself
- * (liburing.a linked in) and/or needs liburing.so (DT_NEEDED). */
-void liburing_elf_use(const char *path, bool *is_static, bool *is_shared);
+/* Whether the executable @path needs liburing.so (DT_NEEDED). */
+bool liburing_needed(const char *path);
 
 /* Attaches @prog_fd for process @pid at those of the @nnames functions
  * @names that @path defines (uprobe_attach: @fds, *@nfds of @cap): how
- * many, or -errno of the first failure. */
+ * many (0 too when @path cannot be read, or defines none of them: an
+ * executable without liburing.a linked in), or -errno of the first
+ * failure. */
 int liburing_attach_file(const struct uprobe_way *w, int prog_fd, const char *path,
 			 const char *const *names, int nnames, pid_t pid,
 			 int *fds, int *nfds, int cap);

@@ -86,13 +86,13 @@ static void attach_failed(struct liburing_probes *lp, uint32_t tgid, int err)
 
 void liburing_probes_follow(struct liburing_probes *lp, pid_t pid, const char *exe)
 {
-	bool is_static = false, is_shared = false;
+	bool is_shared;
 	int nshared = 0, nstatic = 0;
 	struct stat st;
 
 	if (lp->prog_fd < 0)
 		return;
-	liburing_elf_use(exe, &is_static, &is_shared);
+	is_shared = liburing_needed(exe);
 	if (!stat(exe, &st)) {
 		lp->exe_dev = st.st_dev;
 		lp->exe_ino = st.st_ino;
@@ -101,7 +101,8 @@ void liburing_probes_follow(struct liburing_probes *lp, pid_t pid, const char *e
 	 * it: a dlopen may map it. Breakpoints go only where it is mapped. */
 	if (liburing_system(lp->system_lib, sizeof(lp->system_lib)))
 		nshared = attach_file(lp, lp->system_lib, pid);
-	if (is_static && nshared >= 0)
+	/* liburing.a linked in: its entry points are the executable's */
+	if (nshared >= 0)
 		nstatic = attach_file(lp, exe, pid);
 	u64map_put(&lp->procs, (uint64_t)pid, (void *)(uintptr_t)LIBURING_PROC_TARGET);
 	if (nshared < 0 || nstatic < 0)
@@ -136,12 +137,15 @@ static bool same_file(const char *a, dev_t dev, ino_t ino)
 
 void liburing_probes_process(struct liburing_probes *lp, uint32_t tgid)
 {
-	uintptr_t bits = (uintptr_t)u64map_get(&lp->procs, tgid);
+	uintptr_t bits;
 	char lib[PATH_MAX], exe[64];
 	int found, nlib = 0, nexe = 0;
 	struct stat sys;
 
-	if (lp->prog_fd < 0 || (bits & LIBURING_PROC_DONE))
+	if (lp->prog_fd < 0)
+		return;		/* off: called for every new submitter */
+	bits = (uintptr_t)u64map_get(&lp->procs, tgid);
+	if (bits & LIBURING_PROC_DONE)
 		return;
 	u64map_put(&lp->procs, tgid, (void *)(bits | LIBURING_PROC_DONE));
 	found = liburing_mapped(tgid, lib, sizeof(lib));

@@ -87,23 +87,30 @@ uint64_t uprobe_func_offset(Elf *elf, const char *name)
 	return 0;
 }
 
-uint64_t uprobe_file_func_offset(const char *path, const char *name)
+void uprobe_file_func_offsets(const char *path, const char *const *names, int n,
+			      uint64_t *offs)
 {
-	uint64_t off = 0;
 	Elf *elf;
 	int fd;
 
+	memset(offs, 0, (size_t)n * sizeof(*offs));
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
+		return;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf) {
-		off = uprobe_func_offset(elf, name);
-		elf_end(elf);
-	}
+	for (int i = 0; elf && i < n; i++)
+		offs[i] = uprobe_func_offset(elf, names[i]);
+	elf_end(elf);
 	close(fd);
+}
+
+uint64_t uprobe_file_func_offset(const char *path, const char *name)
+{
+	uint64_t off;
+
+	uprobe_file_func_offsets(path, &name, 1, &off);
 	return off;
 }
 

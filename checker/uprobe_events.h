@@ -42,6 +42,10 @@ struct uprobe_site {
 uint64_t uprobe_func_offset(Elf *elf, const char *name);
 /* The same, opening @path. */
 uint64_t uprobe_file_func_offset(const char *path, const char *name);
+/* The offsets of the @n functions @names into @offs (0: not defined),
+ * @path read once. */
+void uprobe_file_func_offsets(const char *path, const char *const *names, int n,
+			      uint64_t *offs);
 
 /* Attaches @prog_fd at the @n @sites of @path for process @pid (its
  * address space: every thread, and what it execs): one link for the

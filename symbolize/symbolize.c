@@ -52,6 +52,19 @@ static cxa_demangle_fn demangler(void)
 }
 #endif
 
+/* @mangled demangled, malloc'ed; NULL if it is no C++ name. */
+static char *demangled_copy(const char *mangled)
+{
+	cxa_demangle_fn fn = demangler();
+	int status = -1;
+	char *d = fn ? fn(mangled, NULL, NULL, &status) : NULL;
+
+	if (d && status == 0)
+		return d;
+	free(d);
+	return NULL;
+}
+
 static const char *demangle(struct uc_dw *dw, const char *name)
 {
 	if (!name || strncmp(name, "_Z", 2))
@@ -59,13 +72,9 @@ static const char *demangle(struct uc_dw *dw, const char *name)
 	const char *known = uc_dw_name_get(dw, name);
 	if (known)
 		return known;
-	cxa_demangle_fn fn = demangler();
-	int status = -1;
-	char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
-	if (!d || status != 0) {
-		free(d);
+	char *d = demangled_copy(name);
+	if (!d)
 		return name;
-	}
 	const char *kept = uc_dw_name_put(dw, name, d);
 	return kept ? kept : name;
 }
@@ -89,15 +98,11 @@ static const char *symbol_name(struct uc_dw *dw, const char *name)
 	if (!plain)
 		return name;
 	if (!strncmp(plain, "_Z", 2)) {
-		cxa_demangle_fn fn = demangler();
-		int status = -1;
-		char *d = fn ? fn(plain, NULL, NULL, &status) : NULL;
+		char *d = demangled_copy(plain);
 
-		if (d && status == 0) {
+		if (d) {
 			free(plain);
 			plain = d;
-		} else {
-			free(d);
 		}
 	}
 	known = uc_dw_name_put(dw, name, plain);
