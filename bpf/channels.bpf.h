@@ -36,6 +36,7 @@
 #include "events.bpf.h"
 #include "rings.bpf.h"
 #include "inflight.bpf.h"
+#include "opcodes.bpf.h"
 
 #define UC_S_IFMT	0170000
 #define UC_S_IFIFO	0010000
@@ -205,9 +206,17 @@ static __always_inline int on_wait(struct io_kiocb *req)
 	 * lookups through the kernel's BTF, bpf/untrusted.bpf.h). */
 	struct io_kiocb *u = UC_UNTRUSTED(req, btf_id_io_kiocb);
 	struct { __u64 req, file; } p, n = {};
-	__u64 ring = (__u64)u->ctx;
+	__u64 ring;
 	int fd = -1;
 
+	/* Only a request that may hold memory has a channel user space
+	 * wants (request_waits): the polls of a poll loop, the fsyncs
+	 * punted to io-wq and the like are passed over by opcode alone,
+	 * without the ring's and the in-flight table's lookups (liburing's
+	 * poll-many arms a million polls). */
+	if (!opcode_may_hold(u->opcode))
+		return 0;
+	ring = (__u64)u->ctx;
 	if (!bpf_map_lookup_elem(&rings, &ring))
 		return 0;
 	p.req = (__u64)req;

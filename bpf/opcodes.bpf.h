@@ -30,12 +30,11 @@ enum { UC_OPS_KNOWN = 0
 _Static_assert(UC_OPS_KNOWN <= 64, "one bit per opcode below");
 
 /*
- * Whether a request of opcode @op that the classification read no range
- * of goes unjudged: @op holds user memory while in flight (bit @op of a
- * mask the compiler folds from the table: no map, no load), or the table
- * does not know it.
+ * Whether a request of opcode @op may hold user memory while in flight:
+ * the table says it does (bit @op of a mask the compiler folds from the
+ * table: no map, no load), or the table does not know @op.
  */
-static __always_inline bool opcode_unjudged(__u32 op)
+static __always_inline bool opcode_may_hold(__u32 op)
 {
 #define OPCODE(num, name, memory, async) | (UC_OPMEM_##memory << (num))
 	const __u64 holding = 0ull
@@ -44,6 +43,15 @@ static __always_inline bool opcode_unjudged(__u32 op)
 #undef OPCODE
 
 	return op >= UC_OPS_KNOWN || ((holding >> op) & 1);
+}
+
+/*
+ * Whether a request of opcode @op that the classification read no range
+ * of goes unjudged: one that may hold memory (above).
+ */
+static __always_inline bool opcode_unjudged(__u32 op)
+{
+	return opcode_may_hold(op);
 }
 
 #endif /* __OPCODES_BPF_H */
