@@ -95,6 +95,7 @@ struct heap_probe {
 	__u32 tgid;
 	__u32 found;
 	__u64 lo, hi;			/* the chunk */
+	struct ring_pick pick;		/* the process's rings */
 };
 
 /* A ring of the process with memory in flight whose span meets the chunk,
@@ -105,6 +106,8 @@ static long heap_ring_step(__u64 i, struct heap_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&p->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != p->tgid)
 		return 0;
@@ -121,7 +124,7 @@ static __always_inline bool heap_may_hit(__u32 tgid, __u64 lo, __u64 hi)
 {
 	struct heap_probe p = { .tgid = tgid, .lo = lo, .hi = hi };
 
-	bpf_loop(ring_slots_hi, heap_ring_step, &p, 0);
+	bpf_loop(ring_pick_init(&p.pick, tgid), heap_ring_step, &p, 0);
 	return p.found;
 }
 

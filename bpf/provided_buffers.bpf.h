@@ -716,13 +716,21 @@ __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 	return held;
 }
 
-static long pbuf_held_step(__u64 i, __u32 *tgid)
+struct ring_probe {
+	__u32 tgid;
+	__u32 found;
+	struct ring_pick pick;		/* the process's rings */
+};
+
+static long pbuf_held_step(__u64 i, struct ring_probe *p)
 {
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&p->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == *tgid && ri->pbuf_watched)
+	if (ri && ri->tgid == p->tgid && ri->pbuf_watched)
 		pbuf_held_ring(ri, ctx);
 	return 0;
 }
@@ -730,20 +738,19 @@ static long pbuf_held_step(__u64 i, __u32 *tgid)
 /* Before a watched call of process @tgid is sent. */
 static __always_inline void pbuf_held_process(__u32 tgid)
 {
-	if (pbuf_watched_total > 0)
-		bpf_loop(ring_slots_hi, pbuf_held_step, &tgid, 0);
-}
+	struct ring_probe p = { .tgid = tgid };
 
-struct ring_probe {
-	__u32 tgid;
-	__u32 found;
-};
+	if (pbuf_watched_total > 0)
+		bpf_loop(ring_pick_init(&p.pick, tgid), pbuf_held_step, &p, 0);
+}
 
 static long ring_mem_step(__u64 i, struct ring_probe *p)
 {
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&p->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == p->tgid && ri->mem_inflight > 0) {
 		p->found = 1;
@@ -761,6 +768,8 @@ static long ring_busy_step(__u64 i, struct ring_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&p->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == p->tgid &&
 	    (ri->mem_inflight > 0 || (ri->pbuf_watched && pbuf_held_ring(ri, ctx)))) {
@@ -776,11 +785,12 @@ static long ring_busy_step(__u64 i, struct ring_probe *p)
 static __always_inline bool process_holds_mem(__u32 tgid, bool held_too)
 {
 	struct ring_probe p = { .tgid = tgid };
+	__u32 n = ring_pick_init(&p.pick, tgid);
 
 	if (held_too)
-		bpf_loop(ring_slots_hi, ring_busy_step, &p, 0);
+		bpf_loop(n, ring_busy_step, &p, 0);
 	else
-		bpf_loop(ring_slots_hi, ring_mem_step, &p, 0);
+		bpf_loop(n, ring_mem_step, &p, 0);
 	return p.found;
 }
 

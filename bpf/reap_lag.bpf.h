@@ -115,6 +115,7 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 struct sample_ctx {
 	__u32 tgid;			/* 0: every tracked ring */
 	__u32 at_call;			/* from a liburing uprobe */
+	struct ring_pick pick;		/* with a tgid: the process's rings */
 };
 
 static long sample_ring(__u64 i, struct sample_ctx *sc)
@@ -126,6 +127,8 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 	__u64 post, threshold, now, key;
 	__u32 head, tail;
 
+	if (!ring_pick_slot(&sc->pick, &i))
+		return 0;
 	ri = ring_at(i, &key);
 	if (!ri || (sc->tgid && ri->tgid != sc->tgid))
 		return 0;
@@ -177,7 +180,7 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 SEC("perf_event")
 int uc_reap_sampler(void *ctx)
 {
-	struct sample_ctx sc = {};
+	struct sample_ctx sc = { .pick.all = 1 };
 
 	bpf_loop(ring_slots_hi, sample_ring, &sc, 0);
 	return 0;
@@ -197,7 +200,7 @@ UPROBE_PROGRAM(uc_liburing_call)
 
 	if (!current_tracked(&sc.tgid))
 		return 0;
-	bpf_loop(ring_slots_hi, sample_ring, &sc, 0);
+	bpf_loop(ring_pick_init(&sc.pick, sc.tgid), sample_ring, &sc, 0);
 	return 0;
 }
 

@@ -376,6 +376,7 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 struct collect_walk {
 	__u32 tgid;
 	__s32 budget;			/* list steps left for this call */
+	struct ring_pick pick;		/* the process's rings */
 };
 
 static long collect_ring(__u64 i, struct collect_walk *c)
@@ -383,6 +384,8 @@ static long collect_ring(__u64 i, struct collect_walk *c)
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&c->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != c->tgid || !(ri->quiet_inflight > 0 || ri->ovf_unmatched))
 		return 0;
@@ -410,7 +413,7 @@ static __always_inline void collect_process_quiet_ends(__u32 tgid)
 	struct collect_walk c = { .tgid = tgid, .budget = COLLECT_BUDGET };
 
 	if (quiet_total > 0 || unmatched_total > 0)
-		bpf_loop(ring_slots_hi, collect_ring, &c, 0);
+		bpf_loop(ring_pick_init(&c.pick, tgid), collect_ring, &c, 0);
 }
 
 #endif /* __REQUEST_ENDS_BPF_H */

@@ -83,6 +83,7 @@ struct sync_probe {
 	__u64 lo, hi;		/* its bytes [lo, hi); 0, ~0: unknown */
 	bool store;		/* it stores (read-family): any request's bytes
 				 * are its partners, else only a read's */
+	struct ring_pick pick;	/* the process's rings */
 };
 
 /* The call's bytes [lo, hi) from its registers at entry: direct loads
@@ -116,6 +117,8 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&p->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != p->tgid)
 		return 0;
@@ -166,7 +169,7 @@ __noinline int sync_may_hit(__u32 tgid, __u32 sid, __u64 id, __u64 lo, __u64 hi)
 	struct sync_probe p = { .tgid = tgid, .lo = lo, .hi = hi,
 				.store = sync_call_dir(id) == UC_DIR_SINK };
 
-	bpf_loop(ring_slots_hi, sync_ring_step, &p, 0);
+	bpf_loop(ring_pick_init(&p.pick, tgid), sync_ring_step, &p, 0);
 	if (!(p.found & SYNC_MAY_HIT)) {
 		/* Counted only where memory was in flight: a process whose
 		 * rings are idle is not judged at all, as before. */

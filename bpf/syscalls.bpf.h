@@ -151,6 +151,7 @@ struct blocked {
 	__u32 tgid, tid, nr, pad;
 	__u64 ns;			/* how long, ktime */
 	__u64 end;			/* ... ending now, in each ring's lag clock */
+	struct ring_pick pick;		/* the process's rings */
 };
 
 static long note_blocked_ring(__u64 i, struct blocked *b)
@@ -159,6 +160,8 @@ static long note_blocked_ring(__u64 i, struct blocked *b)
 	struct ring_info *ri;
 	__u64 ctx, start, now, ns;
 
+	if (!ring_pick_slot(&b->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != b->tgid || !ri->lag_active || ri->lag_gone)
 		return 0;
@@ -195,7 +198,7 @@ static __always_inline void blocking_ends(struct enter_state *es, long id)
 	b.tid = (__u32)pid_tgid;
 	b.nr = id;
 	b.pad = 0;
-	bpf_loop(ring_slots_hi, note_blocked_ring, &b, 0);
+	bpf_loop(ring_pick_init(&b.pick, b.tgid), note_blocked_ring, &b, 0);
 }
 
 /*

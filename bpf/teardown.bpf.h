@@ -49,6 +49,7 @@ struct td_ctx {
 				 * (until the kernel ends them); a later
 				 * teardown does not report them again */
 	__s32 budget;		/* list steps left, over all its rings */
+	struct ring_pick pick;	/* with no ring: the process's rings */
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -405,6 +406,8 @@ static long td_ring(__u64 i, struct td_ctx *td)
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&td->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == td->tgid) {
 		td_walk_lists(ctx, ri, td);
@@ -438,7 +441,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		if (ri)
 			td_one_ring(ring, ri, &td, 0);
 	} else {
-		bpf_loop(ring_slots_hi, td_ring, &td, 0);
+		bpf_loop(ring_pick_init(&td.pick, tgid), td_ring, &td, 0);
 		/* Not for the many processes of a test run (shells,
 		 * compilers) that never touched io_uring. */
 		scan = !t || t->used_uring;
@@ -452,7 +455,7 @@ __noinline int teardown(__u32 sid, __u32 tgid, __u64 ring, __u32 reason,
 		struct ring_info *ri = bpf_map_lookup_elem(&rings, &ring);
 
 		if (ri) {
-			ring_slot_release(ri->slot1, ring);
+			ring_slot_release(ri->slot1, ring, ri->tgid);
 			pbuf_ring_gone(ri);
 		}
 		bpf_map_delete_elem(&rings, &ring);

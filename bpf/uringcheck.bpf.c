@@ -150,14 +150,21 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 }
 
 /* Every ring of an exiting process leaves the table and the list. */
-static long forget_ring(__u64 i, __u32 *tgid)
+struct forget_walk {
+	__u32 tgid, pad;
+	struct ring_pick pick;		/* its rings, read before its entry goes */
+};
+
+static long forget_ring(__u64 i, struct forget_walk *f)
 {
 	struct ring_info *ri;
 	__u64 ctx;
 
+	if (!ring_pick_slot(&f->pick, &i))
+		return 0;
 	ri = ring_at(i, &ctx);
-	if (ri && ri->tgid == *tgid) {
-		ring_slot_release(ri->slot1, ctx);
+	if (ri && ri->tgid == f->tgid) {
+		ring_slot_release(ri->slot1, ctx, ri->tgid);
 		pbuf_ring_gone(ri);
 		bpf_map_delete_elem(&rings, &ctx);
 	}
@@ -166,9 +173,10 @@ static long forget_ring(__u64 i, __u32 *tgid)
 
 static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 {
+	struct forget_walk f = {};
 	struct uc_tracked *t;
 	struct uc_proc *e;
-	__u32 tgid, sid;
+	__u32 tgid, sid, n;
 
 	/* Every thread: its own stack's entry (stack_frames.bpf.h). */
 	stack_thread_gone((__u32)current_pid_tgid());
@@ -180,9 +188,11 @@ static __always_inline int on_exit(struct task_struct *p, bool group_dead)
 	 * freed here; user space forgets them on UC_EV_EXIT). */
 	if (t->state != UC_TRACKED_TEARING_DOWN && t->used_uring)
 		forget_process(sid, tgid);	/* no teardown freed its slots */
+	f.tgid = tgid;
+	n = ring_pick_init(&f.pick, tgid);	/* its tracked entry lists them */
 	bpf_map_delete_elem(&tracked, &tgid);
 	bpf_map_delete_elem(&maps_sent, &tgid);
-	bpf_loop(ring_slots_hi, forget_ring, &tgid, 0);
+	bpf_loop(n, forget_ring, &f, 0);
 	e = ev_reserve(sid, sizeof(*e), UC_EV_EXIT);
 	if (!e)
 		return 0;
@@ -225,8 +235,11 @@ __noinline int ring_track(__u64 ctx, __u64 who, int fd, __u32 flags, __u64 sizes
 	/* A new ring at the address of one whose entry is still here keeps
 	 * that entry's slot in the ring list. */
 	ri = bpf_map_lookup_elem(&rings, &ctx);
-	if (ri)
+	if (ri) {
 		slot1 = ri->slot1;
+		if (ri->tgid != tgid)
+			proc_ring_drop(ri->tgid, slot1);
+	}
 	if (bpf_map_update_elem(&rings, &ctx, &ring_info_init, BPF_ANY)) {
 		stat_inc(sid, UC_STAT_RINGS_FULL);
 		return 0;
@@ -240,6 +253,7 @@ __noinline int ring_track(__u64 ctx, __u64 who, int fd, __u32 flags, __u64 sizes
 		ri->tgid = tgid;
 		ri->session = sid;
 		ri->slot1 = slot1;
+		proc_ring_add(tgid, slot1);
 	}
 	e = ev_reserve(sid, sizeof(*e), UC_EV_RING_CREATE);
 	if (!e)

@@ -20,11 +20,17 @@
 #define UC_MAX_SESSIONS		64
 
 /* Value of the "tracked" map (key: tgid). */
+#define UC_PROC_RINGS	8	/* rings a process's own list holds */
 struct uc_tracked {
 	__u32 state;		/* UC_TRACKED, UC_TRACKED_TEARING_DOWN */
 	__u32 session;
 	__u32 used_uring;	/* it created a ring or entered one: its
 				 * teardown has requests to look for */
+	__u32 rings_overflow;	/* it had more rings than ring_slots holds:
+				 * its visits walk every ring's slot */
+	/* Its rings' places in the ring list (bpf/ring_index.bpf.h), slot
+	 * + 1; 0: none. Set by the BPF side only. */
+	__u64 ring_slots[UC_PROC_RINGS];
 };
 #define UC_TRACKED		1
 #define UC_TRACKED_TEARING_DOWN	2	/* its teardown was reported */
@@ -211,6 +217,10 @@ enum uc_stat {
 	UC_STAT_SYNC_UNKEPT,	/* sync calls whose return could not be
 				 * waited for (their mark's window full:
 				 * bpf/syscalls.bpf.h): not judged */
+	UC_STAT_RING_VISITS_ALL, /* visits of one process's rings that
+				 * walked every ring's slot: it had more
+				 * than UC_PROC_RINGS rings, or a ring could
+				 * not be listed as its own */
 	UC_STAT__COUNT,
 };
 

@@ -103,6 +103,7 @@ static const char *const json_names[UC_STAT__COUNT] = {
 	[UC_STAT_SYNC_CLEARED] = "sync_calls_cleared_in_kernel",
 	[UC_STAT_SYNC_UNINDEXED] = "sync_calls_sent_unindexed",
 	[UC_STAT_SYNC_UNKEPT] = "sync_calls_unjudged",
+	[UC_STAT_RING_VISITS_ALL] = "ring_visits_of_every_ring",
 };
 
 static const struct uc_stack *stack_slot(void *sess, uint32_t index)
@@ -517,6 +518,12 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 			(unsigned long long)ck->model.missed_ends,
 			(unsigned long long)ck->picks,
 			(unsigned long long)ck->picks_unresolved);
+	/* Not a loss: a slower way to the same verdicts (bpf/ring_index.bpf.h). */
+	if (stats && v[UC_STAT_RING_VISITS_ALL])
+		fprintf(rep->out, "==%u==uringcheck: stats: %llu visits of a process's "
+			"rings walked every ring followed on the machine (a process "
+			"with more than %d rings)\n", pid,
+			(unsigned long long)v[UC_STAT_RING_VISITS_ALL], UC_PROC_RINGS);
 }
 
 /* The pid of the run's report lines: the target's, or (-a) ours. */

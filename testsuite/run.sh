@@ -1439,6 +1439,58 @@ json_num() {
 d=json.load(open(sys.argv[1])); s=d["summary"]
 print(s["counters"].get(sys.argv[2], s["findings"].get(sys.argv[2], 0)))' "$1" "$2" 2>/dev/null || echo -1
 }
+
+# --- a process's own rings (bpf/ring_index.bpf.h) -------------------------------
+# A visit of one process's rings (a sync call judged, a free(), an exit)
+# walks the slots its tracked entry lists, not every ring followed on the
+# machine; past UC_PROC_RINGS (8) rings it walks them all, and counts that.
+if want "rings: more than the list holds"; then
+	$UC --json="$TMP/rl9.json" "$BIN/inj_sync-overlap_ninth_ring" >/dev/null 2>"$TMP/rl9.err"
+	rc=$?
+	n=$(json_num "$TMP/rl9.json" sync-overlap)
+	all=$(json_num "$TMP/rl9.json" ring_visits_of_every_ring)
+	if [ "$rc" = 66 ] && [ "$n" = 1 ] && [ "$all" -gt 0 ]; then
+		pass "rings: more than the list holds: the twelfth ring's READ is found ($all visits walked every ring, counted)"
+	else
+		fail "rings: more than the list holds" "exit $rc, sync-overlap $n, whole-list visits $all" "$TMP/rl9.err"
+	fi
+fi
+if want "rings: churn"; then
+	$UC --json="$TMP/rlc.json" "$BIN/inj_sync-overlap_ring_churn" >/dev/null 2>"$TMP/rlc.err"
+	rc=$?
+	n=$(json_num "$TMP/rlc.json" sync-overlap)
+	all=$(json_num "$TMP/rlc.json" ring_visits_of_every_ring)
+	if [ "$rc" = 66 ] && [ "$n" = 1 ] && [ "$all" = 0 ]; then
+		pass "rings: churn: closed rings leave the process's list, the live ones are found"
+	else
+		fail "rings: churn" "exit $rc, sync-overlap $n, whole-list visits $all (closed rings kept in the list?)" "$TMP/rlc.err"
+	fi
+fi
+if want "rings: beside another instance's rings"; then
+	# Another instance's program holds 300 rings: ours come after them in
+	# the machine's ring list, and are found through our own list.
+	rm -f "$TMP/rl.ready"
+	$UC -- "$BIN/rt_hold_rings" 300 30 "$TMP/rl.ready" >/dev/null 2>&1 &
+	rlh=$!
+	for _ in $(seq 150); do [ -e "$TMP/rl.ready" ] && break; sleep 0.1; done
+	bad=
+	[ -e "$TMP/rl.ready" ] || bad="the other instance's rings never came up"
+	for c in inj_sync-overlap_pread:sync-overlap inj_free-inflight_malloc:free-inflight \
+		 inj_left-in-flight_exit:left-in-flight; do
+		[ -n "$bad" ] && break
+		$UC --json="$TMP/rlb.json" "$BIN/${c%%:*}" >/dev/null 2>"$TMP/rlb.err"
+		n=$(json_num "$TMP/rlb.json" "${c#*:}")
+		all=$(json_num "$TMP/rlb.json" ring_visits_of_every_ring)
+		[ "$n" -ge 1 ] && [ "$all" = 0 ] || bad="${c%%:*}: ${c#*:} $n, whole-list visits $all"
+	done
+	kill "$rlh" 2>/dev/null
+	wait "$rlh" 2>/dev/null
+	if [ -z "$bad" ]; then
+		pass "rings: beside another instance's rings: sync-overlap, free-inflight and left-in-flight found through the process's own list"
+	else
+		fail "rings: beside another instance's rings" "$bad" "$TMP/rlb.err"
+	fi
+fi
 if want "loss: stalled reader, legal program"; then
 	loss_run lossa clean stall
 	# which records the stall cost varies from run to run (submissions
