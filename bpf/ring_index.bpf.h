@@ -18,9 +18,10 @@
  * every pread of a process beside an in-flight READ cost as many steps as
  * the rings that any followed process on the machine had open at once,
  * another instance's included: 13 us a call beside a program holding
- * 1,000 rings, against 0.5 us alone. A process with more rings than its
- * list holds, or whose ring could not be listed (proc_rings_unlisted),
- * is visited the old way, and counted (UC_STAT_RING_VISITS_ALL).
+ * 1,000 rings, against 0.5 us alone. A process with more rings open than
+ * its list holds (until those it had no room for are closed), or whose
+ * ring could not be listed at all (proc_rings_unlisted), is visited the
+ * old way, and counted (UC_STAT_RING_VISITS_ALL).
  */
 #ifndef __RING_INDEX_BPF_H
 #define __RING_INDEX_BPF_H
@@ -106,7 +107,7 @@ static __always_inline void proc_ring_add(__u32 tgid, __u64 slot1)
 		if (!t->ring_slots[j] &&
 		    __sync_val_compare_and_swap(&t->ring_slots[j], 0, slot1) == 0)
 			return;
-	t->rings_overflow = 1;
+	__sync_fetch_and_add(&t->rings_unlisted, 1);
 }
 
 /* Slot @slot1 is no longer process @tgid's ring. */
@@ -118,8 +119,13 @@ static __always_inline void proc_ring_drop(__u32 tgid, __u64 slot1)
 		return;
 #pragma unroll
 	for (int j = 0; j < UC_PROC_RINGS; j++)
-		if (t->ring_slots[j] == slot1)
-			__sync_val_compare_and_swap(&t->ring_slots[j], slot1, 0);
+		if (t->ring_slots[j] == slot1 &&
+		    __sync_val_compare_and_swap(&t->ring_slots[j], slot1, 0) == slot1)
+			return;
+	/* One the list had no room for: once none is left, the list is
+	 * the process's rings again. */
+	if (t->rings_unlisted)
+		__sync_fetch_and_add(&t->rings_unlisted, -1);
 }
 
 static __always_inline void ring_slot_release(__u32 slot1, __u64 ctx, __u32 tgid)
@@ -159,7 +165,7 @@ static __always_inline __u32 ring_pick_init(struct ring_pick *pk, __u32 tgid)
 	pk->slots[0] = pk->slots[1] = 0;
 	pk->all = 0;
 	pk->pad = 0;
-	if (proc_rings_unlisted || (t && t->rings_overflow)) {
+	if (proc_rings_unlisted || (t && t->rings_unlisted)) {
 		if (t)
 			stat_inc(t->session, UC_STAT_RING_VISITS_ALL);
 		pk->all = 1;

@@ -26,8 +26,9 @@ struct uc_tracked {
 	__u32 session;
 	__u32 used_uring;	/* it created a ring or entered one: its
 				 * teardown has requests to look for */
-	__u32 rings_overflow;	/* it had more rings than ring_slots holds:
-				 * its visits walk every ring's slot */
+	__u32 rings_unlisted;	/* its rings open that ring_slots had no room
+				 * for: while any, its visits walk every
+				 * ring's slot */
 	/* Its rings' places in the ring list (bpf/ring_index.bpf.h), slot
 	 * + 1; 0: none. Set by the BPF side only. */
 	__u64 ring_slots[UC_PROC_RINGS];

@@ -522,7 +522,7 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 	if (stats && v[UC_STAT_RING_VISITS_ALL])
 		fprintf(rep->out, "==%u==uringcheck: stats: %llu visits of a process's "
 			"rings walked every ring followed on the machine (a process "
-			"with more than %d rings)\n", pid,
+			"with more than %d rings open)\n", pid,
 			(unsigned long long)v[UC_STAT_RING_VISITS_ALL], UC_PROC_RINGS);
 }
 

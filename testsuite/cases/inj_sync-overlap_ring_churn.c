@@ -1,7 +1,9 @@
 /* uringcheck-test: expect=sync-overlap match="sync-overlap: pread64[(][)] stored into 4096 bytes that the in-flight READ still holds" */
 /*
  * A process's own ring list (bpf/ring_index.bpf.h) after churn. The
- * program makes six rings and closes them; a child it forks then makes
+ * program makes twelve rings at once, four more than its list holds,
+ * and closes them: the list is whole again. It makes six rings and
+ * closes them; a child it forks then makes
  * six of its own and holds them, so that the program's next six rings
  * take other places in the machine's ring list than its first six did.
  * A READ from an empty pipe is in flight on the last of them, and a
@@ -15,6 +17,7 @@
 
 #define PAGE	4096
 #define NRINGS	6
+#define NMANY	12
 
 static char buf[PAGE] __attribute__((aligned(PAGE)));
 
@@ -31,7 +34,7 @@ static void make_rings(struct io_uring *ring, int n)
 int main(void)
 {
 	char tmpl[] = "/tmp/uc_sync_XXXXXX", c;
-	struct io_uring ring[NRINGS];
+	struct io_uring ring[NMANY];
 	struct io_uring_sqe *sqe;
 	int p[2], up[2], down[2], fd, want = 100, status;
 	pid_t child;
@@ -43,6 +46,9 @@ int main(void)
 	SYS(pipe(up));
 	SYS(pipe(down));
 
+	make_rings(ring, NMANY);
+	for (int i = 0; i < NMANY; i++)
+		io_uring_queue_exit(&ring[i]);
 	make_rings(ring, NRINGS);
 	for (int i = 0; i < NRINGS; i++)
 		io_uring_queue_exit(&ring[i]);
