@@ -43,7 +43,9 @@
 #   (i) bench/sync_reads.c: plain pread(2)s of 4 KiB from the read file by a
 #       process with an idle ring (the sync-overlap hook's cost to ordinary
 #       system calls), and (j) the same with a request in flight (every
-#       pread sent and judged)
+#       pread sent and judged); (t) (j) after the process made 1,000 rings
+#       at once and closed them (a visit of its rings must cost the rings
+#       it has, not the most it or any followed process ever had)
 #   (m) bench/pbuf_recv.c: 64-byte datagrams through 16 ring-provided
 #       buffers with a multishot RECV, each buffer given back after its CQE
 #       (the clean recycle loop: what judging provided buffers costs)
@@ -354,11 +356,14 @@ run_nop() {			# a MODE ROUND
 run_sync() {			# WORKLOAD MODE ROUND
 	local w=$1 mode=$2 r=$3 b=$RAWD/$1.$3.$2 rc busy=
 	[ "$w" = j ] && busy=busy
+	[ "$w" = t ] && busy="busy 1000"
 	if [ "$mode" = plain ]; then
+		# shellcheck disable=SC2086
 		timeout -k 5 120 "$BIN/sync_reads" "$RFILE" $SYNC_N $busy >"$b.out" 2>"$b.err"
 		rc=$?
 		clean_check "($w) plain round $r" $rc "$b.err" || return
 	else
+		# shellcheck disable=SC2086
 		timeout -k 5 120 "$UC" --log-file="$b.log" -- "$BIN/sync_reads" "$RFILE" $SYNC_N $busy \
 			>"$b.out" 2>"$b.err"
 		rc=$?
@@ -627,9 +632,10 @@ for r in $(seq "$ROUNDS"); do
 	measure_pair run_fio g "$r"
 	say "  round $r/$ROUNDS: (h) fio randrw, 2 jobs, qd32"
 	measure_pair run_fio h "$r"
-	say "  round $r/$ROUNDS: (i) (j) pread 4k, ring idle / busy"
+	say "  round $r/$ROUNDS: (i) (j) (t) pread 4k, ring idle / busy / busy after 1,000 rings"
 	measure_pair run_sync i "$r"
 	measure_pair run_sync j "$r"
+	measure_pair run_sync t "$r"
 	say "  round $r/$ROUNDS: (m) provided-buffer recycle loop"
 	measure_pair run_pbuf m "$r"
 	say "  round $r/$ROUNDS: (n) (o) malloc+free 4k, ring idle / busy"
@@ -991,6 +997,8 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 		"$(ratios i | num_cell "%.3f")" "$(added_ns i | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(j) pread 4k, ring busy" "ops/s" "$(rate_cell j plain)" "$(rate_cell j check)" \
 		"$(ratios j | num_cell "%.3f")" "$(added_ns j | num_cell "%+.0f" " ns")" "-" "-"
+	printf "$ROWFMT" "(t) (j) after 1,000 rings" "ops/s" "$(rate_cell t plain)" "$(rate_cell t check)" \
+		"$(ratios t | num_cell "%.3f")" "$(added_ns t | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(m) provided buffers, recycle" "msgs/s" "$(rate_cell m plain)" "$(rate_cell m check)" \
 		"$(ratios m | num_cell "%.3f")" "$(added_ns m | num_cell "%+.0f" " ns")" "-" "-"
 	printf "$ROWFMT" "(n) malloc+free 4k, ring idle" "ops/s" "$(rate_cell n plain)" "$(rate_cell n check)" \
@@ -1018,6 +1026,7 @@ ROWFMT='%-26s %-6s %-24s %-25s %-21s %-24s %-10s %s\n'
 	echo "  *               (d) one op = a 4 KiB write + its fsync, i.e. two io_uring requests"
 	echo "  (i) (j)         plain pread(2)s by a process with a ring: (i) nothing in flight (the hook's cost to"
 	echo "                  ordinary calls), (j) a READ in flight elsewhere (each pread sent and judged: sync-overlap)"
+	echo "  (t)             (j) after the process made 1,000 rings at once and closed them (its visits of its rings)"
 	echo "  (n) (o)         malloc(4096)+free() pairs by a process with a ring: (n) nothing in flight (free-inflight's"
 	echo "                  uprobe on free returns at once: the trap's cost), (o) a READ in flight elsewhere (each"
 	echo "                  free sent with its stack and judged)"

@@ -4,12 +4,16 @@
  * process that has an io_uring ring: what the sync-overlap hook costs a
  * program's ordinary system calls.
  *
- *   sync_reads FILE N [busy]
+ *   sync_reads FILE N [busy [RINGS]]
  *
  * idle (default): the ring has nothing in flight, which is when the hook
  * must cost next to nothing; busy: a READ from an empty pipe stays in
  * flight into another buffer the whole time, so every pread is sent to
- * the checker and judged (no overlap: a clean run).
+ * the checker and judged (no overlap: a clean run). With RINGS, the
+ * program first makes that many rings at once (a NOP through each) and
+ * closes them: a process that once had many rings (the checker's visits
+ * of a process's rings must not cost the rings it no longer has, nor
+ * another process's: bpf/ring_index.bpf.h).
  *
  * Prints: RESULT sync pid=P ops=N ops_per_sec=R cpu_ns_per_op=C
  * cpu_ns_per_op: this process's CPU time (user + kernel, which includes
@@ -21,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,14 +52,37 @@ int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 200000;
 	int busy = argc > 3 && !strcmp(argv[3], "busy");
+	long rings = argc > 4 ? atol(argv[4]) : 0;
 	struct io_uring ring;
 	off_t size, off = 0;
 	int fd, p[2], ret;
 	double t0, t1, c0, c1;
 
-	if (argc < 3 || n <= 0) {
-		fprintf(stderr, "usage: sync_reads FILE N [busy]\n");
+	if (argc < 3 || n <= 0 || rings < 0) {
+		fprintf(stderr, "usage: sync_reads FILE N [busy [RINGS]]\n");
 		return 2;
+	}
+	if (rings) {
+		struct io_uring *many = calloc(rings, sizeof(*many));
+		struct rlimit rl;
+
+		/* a descriptor a ring: up to the hard limit */
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		for (long i = 0; many && i < rings; i++) {
+			ret = io_uring_queue_init(2, &many[i], 0);
+			if (ret < 0) {
+				fprintf(stderr, "sync_reads: ring %ld: %s\n", i, strerror(-ret));
+				return 1;
+			}
+			io_uring_prep_nop(io_uring_get_sqe(&many[i]));
+			io_uring_submit_and_wait(&many[i], 1);
+		}
+		for (long i = 0; many && i < rings; i++)
+			io_uring_queue_exit(&many[i]);
+		free(many);
 	}
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0 || pipe(p)) {

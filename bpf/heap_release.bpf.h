@@ -95,7 +95,7 @@ struct heap_probe {
 	__u32 tgid;
 	__u32 found;
 	__u64 lo, hi;			/* the chunk */
-	struct ring_pick pick;		/* the process's rings */
+	__u64 pick;		/* the process's rings */
 };
 
 /* A ring of the process with memory in flight whose span meets the chunk,
@@ -106,7 +106,7 @@ static long heap_ring_step(__u64 i, struct heap_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&p->pick, &i))
+	if (!ring_pick_slot(p->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != p->tgid)

@@ -719,7 +719,7 @@ __noinline int pbuf_held_ring(struct ring_info *ri, __u64 ring)
 struct ring_probe {
 	__u32 tgid;
 	__u32 found;
-	struct ring_pick pick;		/* the process's rings */
+	__u64 pick;		/* the process's rings */
 };
 
 static long pbuf_held_step(__u64 i, struct ring_probe *p)
@@ -727,7 +727,7 @@ static long pbuf_held_step(__u64 i, struct ring_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&p->pick, &i))
+	if (!ring_pick_slot(p->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == p->tgid && ri->pbuf_watched)
@@ -749,7 +749,7 @@ static long ring_mem_step(__u64 i, struct ring_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&p->pick, &i))
+	if (!ring_pick_slot(p->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == p->tgid && ri->mem_inflight > 0) {
@@ -768,7 +768,7 @@ static long ring_busy_step(__u64 i, struct ring_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&p->pick, &i))
+	if (!ring_pick_slot(p->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == p->tgid &&

@@ -115,7 +115,7 @@ static __always_inline void lag_consumed(__u64 ring, struct ring_info *ri,
 struct sample_ctx {
 	__u32 tgid;			/* 0: every tracked ring */
 	__u32 at_call;			/* from a liburing uprobe */
-	struct ring_pick pick;		/* with a tgid: the process's rings */
+	__u64 pick;		/* with a tgid: the process's rings */
 };
 
 static long sample_ring(__u64 i, struct sample_ctx *sc)
@@ -127,7 +127,7 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 	__u64 post, threshold, now, key;
 	__u32 head, tail;
 
-	if (!ring_pick_slot(&sc->pick, &i))
+	if (!ring_pick_slot(sc->pick, &i))
 		return 0;
 	ri = ring_at(i, &key);
 	if (!ri || (sc->tgid && ri->tgid != sc->tgid))
@@ -180,7 +180,7 @@ static long sample_ring(__u64 i, struct sample_ctx *sc)
 SEC("perf_event")
 int uc_reap_sampler(void *ctx)
 {
-	struct sample_ctx sc = { .pick.all = 1 };
+	struct sample_ctx sc = { .pick = RING_PICK_ALL };
 
 	bpf_loop(ring_slots_hi, sample_ring, &sc, 0);
 	return 0;

@@ -376,7 +376,7 @@ __noinline int collect_quiet_ends(__u64 ring_addr, struct ring_info *ri)
 struct collect_walk {
 	__u32 tgid;
 	__s32 budget;			/* list steps left for this call */
-	struct ring_pick pick;		/* the process's rings */
+	__u64 pick;		/* the process's rings */
 };
 
 static long collect_ring(__u64 i, struct collect_walk *c)
@@ -384,7 +384,7 @@ static long collect_ring(__u64 i, struct collect_walk *c)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&c->pick, &i))
+	if (!ring_pick_slot(c->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != c->tgid || !(ri->quiet_inflight > 0 || ri->ovf_unmatched))

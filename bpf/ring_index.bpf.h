@@ -33,8 +33,8 @@
 #include "tracked.bpf.h"
 
 #define UC_RING_SLOTS	4096		/* as many as the rings hash holds */
-_Static_assert(UC_RING_SLOTS < 0x10000, "a slot + 1 fits a ring_pick's 16 bits");
-_Static_assert(UC_PROC_RINGS == 8, "a ring_pick packs eight slots");
+_Static_assert(UC_RING_SLOTS <= 0x1000, "a slot fits a ring pick's 12 bits");
+_Static_assert(UC_PROC_RINGS * 12 <= 63, "a ring pick packs its slots below bit 63");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -142,62 +142,52 @@ static __always_inline void ring_slot_release(__u32 slot1, __u64 ctx, __u32 tgid
 }
 
 /*
- * One visit of a process's rings: its slots (slot + 1, 16 bits each,
- * copied out of its tracked entry as numbers, so that the bpf_loop step
- * reads them from its context without a lookup of its own), or the
- * whole list.
+ * One visit of a process's rings: its slots, copied out of its tracked
+ * entry as a number (12 bits each, packed from bit 0; bit 63: walk the
+ * whole list instead), so that the bpf_loop step reads them from its
+ * context without a lookup of its own, and the context stays small: it
+ * sits in frames on call chains 6.1 limits to 512 bytes of stack.
  */
-struct ring_pick {
-	__u64 slots[2];
-	__u32 all;		/* 1: walk every slot of the list */
-	__u32 pad;
-};
+#define RING_PICK_ALL	(1ull << 63)
 
 /* Sets @pk for a visit of process @tgid's rings: the number of steps for
  * bpf_loop, each step mapped to a slot by ring_pick_slot(). A process not
  * followed has no rings of its own listed: none, unless some ring could
  * not be listed. */
-static __always_inline __u32 ring_pick_init(struct ring_pick *pk, __u32 tgid)
+static __always_inline __u32 ring_pick_init(__u64 *pk, __u32 tgid)
 {
 	struct uc_tracked *t = bpf_map_lookup_elem(&tracked, &tgid);
 	__u32 n = 0;
 
-	pk->slots[0] = pk->slots[1] = 0;
-	pk->all = 0;
-	pk->pad = 0;
+	*pk = 0;
 	if (proc_rings_unlisted || (t && t->rings_unlisted)) {
 		if (t)
 			stat_inc(t->session, UC_STAT_RING_VISITS_ALL);
-		pk->all = 1;
+		*pk = RING_PICK_ALL;
 		return ring_slots_hi;
 	}
 	if (!t)
 		return 0;
 #pragma unroll
 	for (int j = 0; j < UC_PROC_RINGS; j++) {
-		__u64 s = t->ring_slots[j] & 0xffff;
+		__u64 s = t->ring_slots[j];
 
 		if (s) {
-			pk->slots[j >> 2] |= s << ((j & 3) * 16);
-			n = j + 1;
+			*pk |= ((s - 1) & 0xfff) << (12 * n);
+			n++;
 		}
 	}
 	return n;
 }
 
 /* The list slot step @i of a visit looks at (in *@i); false: none. */
-static __always_inline bool ring_pick_slot(const struct ring_pick *pk, __u64 *i)
+static __always_inline bool ring_pick_slot(__u64 pk, __u64 *i)
 {
-	__u64 s;
-
-	if (pk->all)
+	if (pk & RING_PICK_ALL)
 		return true;
 	if (*i >= UC_PROC_RINGS)
 		return false;
-	s = (pk->slots[(*i >> 2) & 1] >> ((*i & 3) * 16)) & 0xffff;
-	if (!s)
-		return false;
-	*i = s - 1;
+	*i = (pk >> (12 * *i)) & 0xfff;
 	return true;
 }
 

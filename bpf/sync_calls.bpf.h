@@ -83,7 +83,7 @@ struct sync_probe {
 	__u64 lo, hi;		/* its bytes [lo, hi); 0, ~0: unknown */
 	bool store;		/* it stores (read-family): any request's bytes
 				 * are its partners, else only a read's */
-	struct ring_pick pick;	/* the process's rings */
+	__u64 pick;	/* the process's rings */
 };
 
 /* The call's bytes [lo, hi) from its registers at entry: direct loads
@@ -117,7 +117,7 @@ static long sync_ring_step(__u64 i, struct sync_probe *p)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&p->pick, &i))
+	if (!ring_pick_slot(p->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != p->tgid)

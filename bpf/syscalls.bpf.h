@@ -151,7 +151,7 @@ struct blocked {
 	__u32 tgid, tid, nr, pad;
 	__u64 ns;			/* how long, ktime */
 	__u64 end;			/* ... ending now, in each ring's lag clock */
-	struct ring_pick pick;		/* the process's rings */
+	__u64 pick;		/* the process's rings */
 };
 
 static long note_blocked_ring(__u64 i, struct blocked *b)
@@ -160,7 +160,7 @@ static long note_blocked_ring(__u64 i, struct blocked *b)
 	struct ring_info *ri;
 	__u64 ctx, start, now, ns;
 
-	if (!ring_pick_slot(&b->pick, &i))
+	if (!ring_pick_slot(b->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (!ri || ri->tgid != b->tgid || !ri->lag_active || ri->lag_gone)

@@ -40,16 +40,18 @@ const volatile __u32 list_walk_max = 65536;
 struct td_ctx {
 	__u64 id;
 	__u64 ring;		/* 0: every ring/request of tgid */
+	__u64 pick;		/* with no ring: the process's rings */
 	__u32 tgid;
 	__u32 session;		/* the process's; its records go there */
-	__u32 report;		/* send DROPPED records (else only forget) */
-	__u32 forget;		/* free the slots: the process is going away */
 	__u32 owner;		/* the session's instance (session_owner) */
-	__u32 mark_seen;	/* a ring's close: its requests may outlive it
+	__s32 budget;		/* list steps left, over all its rings */
+	/* Bytes, not words: this context sits in teardown()'s frame, on
+	 * call chains 6.1 limits to 512 bytes of stack. */
+	__u8 report;		/* send DROPPED records (else only forget) */
+	__u8 forget;		/* free the slots: the process is going away */
+	__u8 mark_seen;		/* a ring's close: its requests may outlive it
 				 * (until the kernel ends them); a later
 				 * teardown does not report them again */
-	__s32 budget;		/* list steps left, over all its rings */
-	struct ring_pick pick;	/* with no ring: the process's rings */
 };
 
 /* A teardown record; one that does not fit is counted as such. */
@@ -406,7 +408,7 @@ static long td_ring(__u64 i, struct td_ctx *td)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&td->pick, &i))
+	if (!ring_pick_slot(td->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == td->tgid) {

@@ -152,7 +152,7 @@ int BPF_PROG(uc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 /* Every ring of an exiting process leaves the table and the list. */
 struct forget_walk {
 	__u32 tgid, pad;
-	struct ring_pick pick;		/* its rings, read before its entry goes */
+	__u64 pick;		/* its rings, read before its entry goes */
 };
 
 static long forget_ring(__u64 i, struct forget_walk *f)
@@ -160,7 +160,7 @@ static long forget_ring(__u64 i, struct forget_walk *f)
 	struct ring_info *ri;
 	__u64 ctx;
 
-	if (!ring_pick_slot(&f->pick, &i))
+	if (!ring_pick_slot(f->pick, &i))
 		return 0;
 	ri = ring_at(i, &ctx);
 	if (ri && ri->tgid == f->tgid) {

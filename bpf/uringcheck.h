@@ -20,7 +20,7 @@
 #define UC_MAX_SESSIONS		64
 
 /* Value of the "tracked" map (key: tgid). */
-#define UC_PROC_RINGS	8	/* rings a process's own list holds */
+#define UC_PROC_RINGS	5	/* rings a process's own list holds */
 struct uc_tracked {
 	__u32 state;		/* UC_TRACKED, UC_TRACKED_TEARING_DOWN */
 	__u32 session;

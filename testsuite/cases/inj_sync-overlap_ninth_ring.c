@@ -1,6 +1,6 @@
 /* uringcheck-test: expect=sync-overlap match="sync-overlap: pread64[(][)] stored into 4096 bytes that the in-flight READ still holds" */
 /*
- * More rings than a process's own ring list holds (UC_PROC_RINGS, 8:
+ * More rings than a process's own ring list holds (UC_PROC_RINGS, 5:
  * bpf/ring_index.bpf.h): twelve rings open at once, a READ from an empty
  * pipe in flight on the last one, and a pread(2) into its buffer. The
  * kernel side must still find the ring (its visits of the process's
