@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "heap_probes.h"
+#include "mapped_files.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -180,45 +181,42 @@ static bool heap_probes_attached(const struct heap_probes *hp, const char *libc_
 	return false;
 }
 
-/* The libc.so.6 process @pid (0: this one) maps, into @path; in @other,
+struct libc_find {
+	pid_t pid;
+	char *path, *other;
+	size_t len, olen;
+	int found;
+};
+
+static bool libc_take(const char *path, const char *base, void *arg)
+{
+	struct libc_find *f = arg;
+
+	if (!f->found && !strcmp(base, "libc.so.6"))
+		f->found = mapped_file_path(f->pid, path, f->path, f->len) ? 1 : 0;
+	/* Allocators that take malloc and free from glibc. */
+	if (f->olen && !f->other[0] &&
+	    (strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
+	     strstr(base, "mimalloc") || strstr(base, "hoard") ||
+	     strstr(base, "snmalloc")))
+		snprintf(f->other, f->olen, "%s", base);
+	return false;
+}
+
+/* The libc.so.6 process @pid (0: this one) maps, into @path (through the
+ * process's root: a container's own libc, mapped_files.h); in @other,
  * the name of an allocator library that replaces glibc's malloc, if one
  * is mapped. 1: found, 0: none, -1: its maps are gone (it exited). */
 static int heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
 {
-	char maps[64], line[PATH_MAX + 128];
-	int found = 0, lines = 0;
-	FILE *f;
+	struct libc_find f = { .pid = pid, .path = path, .len = len,
+			       .other = other, .olen = other ? olen : 0 };
 
-	if (other && olen)
+	if (f.olen)
 		other[0] = 0;
-	if (pid)
-		snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
-	else
-		snprintf(maps, sizeof(maps), "/proc/self/maps");
-	f = fopen(maps, "re");
-	if (!f)
+	if (mapped_files_each(pid, libc_take, &f) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/'), *base;
-
-		lines++;
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		base = strrchr(p, '/') + 1;
-		if (!found && !strcmp(base, "libc.so.6")) {
-			snprintf(path, len, "%s", p);
-			found = 1;
-		}
-		/* Allocators that take malloc and free from glibc. */
-		if (other && olen && !other[0] &&
-		    (strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
-		     strstr(base, "mimalloc") || strstr(base, "hoard") ||
-		     strstr(base, "snmalloc")))
-			snprintf(other, olen, "%s", base);
-	}
-	fclose(f);
-	return lines ? found : -1;
+	return f.found;
 }
 
 static uintptr_t proc_bits(struct heap_probes *hp, uint32_t tgid)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "liburing_files.h"
+#include "mapped_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,33 +13,30 @@
 #include <string.h>
 #include <unistd.h>
 
+struct liburing_find {
+	pid_t pid;
+	char *path;
+	size_t len;
+	bool fits;
+};
+
+static bool liburing_take(const char *path, const char *base, void *arg)
+{
+	struct liburing_find *f = arg;
+
+	if (strncmp(base, "liburing.so", 11) && strncmp(base, "liburing-ffi.so", 15))
+		return false;
+	f->fits = mapped_file_path(f->pid, path, f->path, f->len);
+	return true;
+}
+
+/* A path cut short (near PATH_MAX with the root's prefix) is none. */
 int liburing_mapped(uint32_t pid, char *path, size_t len)
 {
-	char maps[64], line[PATH_MAX + 128];
-	int found = 0, lines = 0;
-	FILE *f;
+	struct liburing_find f = { .pid = (pid_t)pid, .path = path, .len = len };
+	int found = mapped_files_each((pid_t)pid, liburing_take, &f);
 
-	snprintf(maps, sizeof(maps), "/proc/%u/maps", pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/'), *base;
-
-		lines++;
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		base = strrchr(p, '/') + 1;
-		/* Through the process's root: the path is its mount
-		 * namespace's (a container's), not necessarily ours. */
-		if (!strncmp(base, "liburing.so", 11) || !strncmp(base, "liburing-ffi.so", 15)) {
-			snprintf(path, len, "/proc/%u/root%s", pid, p);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return lines ? found : -1;
+	return found == 1 && !f.fits ? 0 : found;
 }
 
 static const char *const lib_dirs[] = {

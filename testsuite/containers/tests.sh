@@ -271,6 +271,28 @@ PY
 		else cat "$TMP/ns.sq.out" >>"$TMP/ns.sq.log"; fail "containers: mountns liburing" "exit $rc, or no stack" "$TMP/ns.sq.log"; fi
 	fi
 
+	# The same for free-inflight's probes: glibc's libc.so.6 on a tmpfs of
+	# the program's mount namespace (LD_LIBRARY_PATH), as a container's
+	# own libc. It is probed at the process's first ring, through its root
+	# (checker/mapped_files.h); the case frees its chunk once free is
+	# probed. Before, the path its maps name was probed as uringcheck sees
+	# it: the system's libc, probed already, so nothing was attached, the
+	# case waited 10 s for its probe and no release was judged, without a
+	# note.
+	if want "containers: mountns libc"; then
+		libc=$(ldd "$BIN/inj_free-inflight_probed_late" | awk '/libc\.so\.6/ { print $3 }')
+		$UC --keep-warm=0 --log-file="$TMP/ns.libc.log" -- unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" && cp "$1" "$2" "$0/nsbin/" &&
+				LD_LIBRARY_PATH="$0/nsbin" exec "$0/nsbin/inj_free-inflight_probed_late"' \
+			"$TMP" "$BIN/inj_free-inflight_probed_late" "$libc" >"$TMP/ns.libc.out" 2>&1
+		rc=$?
+		if [ "$rc" = 66 ] && [ -n "$libc" ] &&
+		   grep -q 'ERROR: uringcheck: free-inflight: free() of heap chunk' "$TMP/ns.libc.log" &&
+		   ! grep -q 'not probed within' "$TMP/ns.libc.out"
+		then pass "containers: mountns libc: the namespace's own libc probed through the process's root: the free found"
+		else cat "$TMP/ns.libc.out" >>"$TMP/ns.libc.log"; fail "containers: mountns libc" "exit $rc, or no free-inflight" "$TMP/ns.libc.log"; fi
+	fi
+
 	# A stripped program of its own mount namespace, --check -p from a
 	# mount namespace of uringcheck's own whose /usr/lib/debug has the
 	# program's debug file under its build-id; at the program's path
