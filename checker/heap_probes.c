@@ -348,10 +348,20 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
 		unjudged(hp, HEAP_UNJUDGED_ALLOCATOR, tgid, other);
 	/* Its own libc file, or a process the target forked. */
 	if (!(bits & HEAP_PROC_ATTACHED) || !heap_probes_attached(hp, libc)) {
-		if (!heap_probes_attach(hp, tgid, libc, why, sizeof(why)))
-			proc_set(hp, tgid, HEAP_PROC_ATTACHED);
-		else
+		if (heap_probes_attach(hp, tgid, libc, why, sizeof(why)))
 			unjudged(hp, HEAP_UNJUDGED_ATTACH, tgid, why);
+		else if (bits & HEAP_PROC_ATTACHED) {
+			/* The target, probed before it ran in the libc this
+			 * program maps, mapped another (a container's own):
+			 * its releases since its first ring, until now, were
+			 * not seen. Named as the process names it. */
+			const char *root = strstr(libc, "/root/");
+			char shown[200];
+
+			snprintf(shown, sizeof(shown), "%.199s", root ? root + 5 : libc);
+			unjudged(hp, HEAP_UNJUDGED_LATE, tgid, shown);
+		} else
+			proc_set(hp, tgid, HEAP_PROC_ATTACHED);
 	}
 }
 
@@ -421,6 +431,11 @@ void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
 			fprintf(out, "%llu submitting on a ring another process made "
 				"(inherited or received: a release near those requests is not "
 				"looked for; pid %u)", k, p);
+			break;
+		case HEAP_UNJUDGED_LATE:
+			fprintf(out, "%llu not judged until its first ring was read "
+				"(pid %u maps a libc.so.6 of its own, %s, probed then: a "
+				"release in the milliseconds before was not seen)", k, p, w);
 			break;
 		case HEAP_UNJUDGED__COUNT:
 			break;

@@ -43,6 +43,8 @@ enum heap_unjudged {
 	HEAP_UNJUDGED_ATTACH,		/* its probes could not be attached */
 	HEAP_UNJUDGED_GONE,		/* exited before it was looked at */
 	HEAP_UNJUDGED_SHARED,		/* submits on a ring another made */
+	HEAP_UNJUDGED_LATE,		/* the target, its own libc probed only
+					 * once its first ring was read */
 	HEAP_UNJUDGED__COUNT
 };
 
