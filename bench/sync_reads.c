@@ -77,8 +77,12 @@ int main(int argc, char **argv)
 				fprintf(stderr, "sync_reads: ring %ld: %s\n", i, strerror(-ret));
 				return 1;
 			}
+			struct io_uring_cqe *cqe;
+
 			io_uring_prep_nop(io_uring_get_sqe(&many[i]));
 			io_uring_submit_and_wait(&many[i], 1);
+			if (!io_uring_peek_cqe(&many[i], &cqe))
+				io_uring_cqe_seen(&many[i], cqe);
 		}
 		for (long i = 0; many && i < rings; i++)
 			io_uring_queue_exit(&many[i]);
