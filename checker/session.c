@@ -887,9 +887,17 @@ fail:
 
 int session_track(struct uc_session *s, pid_t pid)
 {
-	struct uc_tracked t = { .state = UC_TRACKED, .session = s->slot };
+	struct uc_tracked t = { .state = UC_TRACKED, .session = s->slot }, was;
 	uint32_t key = pid;
 
+	/* A process followed already (by another instance, -p) keeps the
+	 * list of its rings the kernel side keeps there: those rings are
+	 * tracked, and would not be listed again (bpf/ring_index.bpf.h). */
+	if (!bpf_map__lookup_elem(s->skel->maps.tracked, &key, sizeof(key), &was,
+				  sizeof(was), 0)) {
+		t.rings_unlisted = was.rings_unlisted;
+		memcpy(t.ring_slots, was.ring_slots, sizeof(t.ring_slots));
+	}
 	if (bpf_map__update_elem(s->skel->maps.tracked, &key, sizeof(key), &t,
 				 sizeof(t), BPF_ANY)) {
 		fprintf(stderr, "uringcheck: cannot follow pid %d: %s\n", pid,

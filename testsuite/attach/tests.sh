@@ -8,7 +8,9 @@
 # "clean"; one into the early READ's buffer: "early"; a second ring of
 # the same sizes: "tworings"; none, the early READ's end alone: "idle"). testsuite/attach/forked_child.c forks
 # before the attach; its child commits an overlap after it (found with
-# -f; without, a hint names -f).
+# -f; without, a hint names -f). testsuite/attach/late_sync.c runs under
+# another instance when -p attaches to it, and commits a sync-overlap
+# after the attach.
 # Sourced by testsuite/run.sh (pass, fail, want, $UC, $TMP).
 
 if want "attach:"; then
@@ -136,6 +138,38 @@ if want "attach:"; then
 		pass "attach: the profile's -p -f counts the ring of a child forked before the attach"
 	else
 		fail "attach: profile -p -f, forked child" "exit $(cat "$TMP/att.pff.rc") or no ring" "$TMP/att.pff.out"
+	fi
+fi
+
+# -p of a process another instance follows already (late_sync.c, spawned
+# under one): the attach takes it over and keeps the list of its rings
+# the kernel side holds in its entry (checker/session.c, session_track):
+# its ring, tracked and listed before the attach, is the one its pread
+# is judged against. Overwritten, the list was empty and the call never
+# judged.
+if want "attach: -p of a followed process"; then
+	cc -O2 -g -Wall -o "$TMP/late_sync" testsuite/attach/late_sync.c -luring
+	$UC --keep-warm=0 -- "$TMP/late_sync" 1500 >"$TMP/att.fol.first" 2>&1 &
+	first=$!
+	for _ in $(seq 50); do
+		fpid=$(pgrep -P "$first" -x late_sync)
+		[ -n "$fpid" ] && break
+		sleep 0.1
+	done
+	sleep 0.4
+	if [ -n "$fpid" ]; then
+		timeout 20 $UC --check -p "$fpid" >"$TMP/att.fol.out" 2>&1
+		frc=$?
+	else
+		frc=none
+	fi
+	wait "$first"
+	if [ "$frc" = 66 ] &&
+	   grep -q 'ERROR: uringcheck: sync-overlap: pread64() stored into 4096 bytes that the in-flight READ still holds' "$TMP/att.fol.out"; then
+		pass "attach: -p of a process another instance follows: its ring's list kept, its sync-overlap found (exit 66)"
+	else
+		cat "$TMP/att.fol.first" >>"$TMP/att.fol.out" 2>/dev/null
+		fail "attach: -p of a followed process" "exit $frc, or no sync-overlap" "$TMP/att.fol.out"
 	fi
 fi
 
