@@ -36,6 +36,7 @@ struct pb_stream {
 	bool started;
 	bool failed;			/* a write failed: said at close */
 	struct pb_names *names;		/* interned strings */
+	struct { const char *name; uint64_t iid; } annot_cache[32];	/* by address */
 	struct u64map hex_iids;		/* "0x..." string value -> its iid */
 	uint64_t next_string_iid;
 	/* the event being built */
@@ -72,7 +73,9 @@ void pb_thread_track(struct pb_stream *s, uint64_t uuid, int pid, int tid, const
 void pb_child_track(struct pb_stream *s, uint64_t uuid, uint64_t parent, const char *name,
 		    bool counter);
 
-/* An event: begin, add annotations and flows, then emit. */
+/* An event: begin, add annotations and flows, then emit. An annotation's
+ * name is a string literal, as Perfetto's own macros require: its address
+ * is the key of a cache in front of the interning. */
 void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *name);
 void pb_annot_uint(struct pb_stream *s, const char *name, uint64_t v);
 void pb_annot_int(struct pb_stream *s, const char *name, int64_t v);
