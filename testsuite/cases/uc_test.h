@@ -354,28 +354,6 @@ static inline void wait_submit_probed(void)
 }
 
 /*
- * free-inflight's probes on a libc the checker could not probe before the
- * program ran (a container's own, checker/mapped_files.h) are planted at
- * the process's first ring, some milliseconds later: an int3 (0xcc) in
- * free's first bytes (glibc's free is probed past its first test and
- * branch, at +9 on Debian 12; no 0xcc there otherwise). Waits for it
- * (10 s at most).
- */
-static inline void wait_free_probed(void)
-{
-	const volatile unsigned char *entry = (const volatile unsigned char *)(uintptr_t)free;
-
-	for (int i = 0;; i++) {
-		for (int b = 0; b < 32; b++)
-			if (entry[b] == 0xcc)
-				return;
-		if (i >= 10000)
-			fail("free was not probed within 10 s");
-		usleep(1000);
-	}
-}
-
-/*
  * free-inflight's cases: a READ from the empty pipe @rfd into a 4 KiB
  * heap chunk, in flight (poll armed: the copy happens when data comes)
  * until read_lands() writes the pipe.
@@ -403,6 +381,28 @@ static inline void read_lands(struct io_uring *ring, int wfd, __u64 ud, const ch
 		     (unsigned long long)c.user_data, c.res);
 	if (rec && rec[0] == 'R')
 		fail("the READ did not land in the new record");
+}
+
+/*
+ * free-inflight's probes on a libc the checker could not probe before the
+ * program ran (a container's own, checker/mapped_files.h) are planted at
+ * the process's first ring, some milliseconds later: an int3 (0xcc) in
+ * free's first bytes (glibc's free is probed past its first test and
+ * branch, at +9 on Debian 12; no 0xcc there otherwise). Waits for it
+ * (10 s at most).
+ */
+static inline void wait_free_probed(void)
+{
+	const volatile unsigned char *entry = (const volatile unsigned char *)(uintptr_t)free;
+
+	for (int i = 0;; i++) {
+		for (int b = 0; b < 32; b++)
+			if (entry[b] == 0xcc)
+				return;
+		if (i >= 10000)
+			fail("free was not probed within 10 s");
+		usleep(1000);
+	}
 }
 
 #endif /* UC_TEST_H */
