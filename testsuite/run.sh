@@ -667,8 +667,23 @@ if want "runner: parallel"; then
 		pids+=($!)
 	done
 	bad=""
+	said=0
 	for p in "${pids[@]}"; do wait "$p"; done
 	for f in "$TMP"/par.ok.*; do
+		# The checker built with ASan and UBSan (testsuite/asan/run.sh)
+		# reads its events several times slower: eight instances on two
+		# CPUs then outrun their readers, and a clean run says how many
+		# events it lost (docs/lost-events.md). Said, and no finding:
+		# what a loss must be. Anything else in a clean run is a failure.
+		if [ -n "${UC_TESTSUITE_SANITIZED:-}" ] &&
+		   grep -q '^==[0-9]*==WARNING: uringcheck: [0-9]* [a-z ]*lost: event buffer full' "$f"; then
+			said=$((said + 1))
+			grep -v '^==[0-9]*==WARNING: uringcheck: [0-9]* [a-z ]*lost: event buffer full' "$f" \
+				>"$f.rest"
+			[ -s "$f.rest" ] && { bad="$bad clean-run-reported:$f"; cp "$f" "$TMP/par.bad"; }
+			rm -f "$f.rest"
+			continue
+		fi
 		[ -s "$f" ] && { bad="$bad clean-run-reported:$f"; cp "$f" "$TMP/par.bad"; }
 	done
 	for f in "$TMP"/par.inj.*; do
@@ -678,7 +693,7 @@ if want "runner: parallel"; then
 		[ "$n" = 1 ] && [ "$other" = 1 ] && grep -q "^==$pid==ERROR" "$f" || bad="$bad $f:$n"
 	done
 	if [ -z "$bad" ] && [ "$(ls "$TMP"/par.inj.* | wc -l)" = 4 ]; then
-		pass "runner: parallel: 8 instances, no cross-talk"
+		pass "runner: parallel: 8 instances, no cross-talk$([ "$said" -gt 0 ] && echo " ($said sanitized clean runs said they lost events, and reported nothing else)")"
 	else
 		fail "runner: parallel" "cross-talk or missing reports:$bad" "$TMP/par.bad"
 	fi
