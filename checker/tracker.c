@@ -29,6 +29,7 @@ void tracker_init(struct uc_tracker *t, struct uc_stacks *stacks,
 	u64map_init(&t->requests);
 	u64map_init(&t->by_req);
 	u64map_init(&t->pending_ranges);
+	t->spare_requests = (struct freelist){ .cap = 256 };
 	t->stacks = stacks;
 	t->on_end = on_end;
 	t->end_arg = end_arg;
@@ -85,10 +86,11 @@ static void request_free(struct uc_tracker *t, struct uc_request *r)
 	if (r->counted)
 		as->inflight--;
 	stacks_unref(t->stacks, r->sub.stack_id);
-	free(r->nodes);
+	if (r->nodes != &r->node_one)
+		free(r->nodes);
 	if (r->ranges != r->sub.ranges)
 		free(r->ranges);
-	free(r);
+	freelist_put(&t->spare_requests, r);
 	aspace_maybe_free(t, as);
 }
 
@@ -146,7 +148,7 @@ void tracker_process_exit(struct uc_tracker *t, uint32_t tgid)
 
 struct uc_request *tracker_submit(struct uc_tracker *t, const struct uc_submit *s)
 {
-	struct uc_request *r = xcalloc(1, sizeof(*r)), *stale;
+	struct uc_request *r = freelist_get(&t->spare_requests, sizeof(*r)), *stale;
 	uint32_t nr = s->nr_ranges;
 
 	t->requests_seen++;
@@ -182,7 +184,7 @@ struct uc_request *tracker_submit(struct uc_tracker *t, const struct uc_submit *
 	r->drain_epoch = r->ring->drain_epoch;
 
 	if (s->direction != UC_DIR_NONE && nr) {
-		r->nodes = xcalloc(nr, sizeof(*r->nodes));
+		r->nodes = nr == 1 ? &r->node_one : xcalloc(nr, sizeof(*r->nodes));
 		for (uint32_t i = 0; i < nr; i++) {
 			uint64_t start = r->ranges[i].addr;
 			uint64_t end = start + r->ranges[i].len;
@@ -449,7 +451,8 @@ static void free_request_cb(uint64_t key, void *val, void *arg)
 
 	(void)key;
 	(void)arg;
-	free(r->nodes);
+	if (r->nodes != &r->node_one)
+		free(r->nodes);
 	if (r->ranges != r->sub.ranges)
 		free(r->ranges);
 	free(r);
@@ -488,5 +491,6 @@ void tracker_free(struct uc_tracker *t)
 	u64map_free(&t->by_req);
 	u64map_free(&t->rings);
 	u64map_free(&t->pending_ranges);
+	freelist_drain(&t->spare_requests);
 	u64map_free(&t->aspaces);
 }

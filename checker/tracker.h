@@ -58,6 +58,7 @@ struct uc_request {
 	struct uc_range *ranges;	/* all ranges: sub.nr_ranges */
 	struct itree_node *nodes;	/* one per non-empty range */
 	uint32_t nr_nodes;
+	struct itree_node node_one;	/* the nodes of a request of one range */
 	struct uc_aspace *as;
 	struct uc_ring *ring;
 	uint64_t drain_epoch;
@@ -82,6 +83,7 @@ struct uc_tracker {
 	struct u64map by_req;		/* io_kiocb address -> seq */
 	struct u64map pending_ranges;	/* seq -> continuation ranges */
 	struct uc_stacks *stacks;	/* requests and rings hold stacks */
+	struct freelist spare_requests;	/* lib/freelist.h */
 	/* A request leaves flight (its end, a reuse, its process's exit, or
 	 * an end the evidence recovered): called before it is forgotten. */
 	void (*on_end)(void *arg, const struct uc_request *r);

@@ -25,6 +25,9 @@ void u64map_init(struct u64map *m)
 	m->nbuckets = 64;
 	m->count = 0;
 	m->buckets = xcalloc(m->nbuckets, sizeof(*m->buckets));
+	/* a map of requests in flight turns its entries over at the I/O
+	 * rate: a batch's worth is kept */
+	m->spare = (struct freelist){ .cap = 256 };
 }
 
 void u64map_free(struct u64map *m)
@@ -38,6 +41,7 @@ void u64map_free(struct u64map *m)
 		}
 	}
 	free(m->buckets);
+	freelist_drain(&m->spare);
 	m->buckets = NULL;
 	m->nbuckets = m->count = 0;
 }
@@ -75,7 +79,7 @@ void *u64map_put(struct u64map *m, uint64_t key, void *val)
 			return prev;
 		}
 	}
-	e = xmalloc(sizeof(*e));
+	e = freelist_get(&m->spare, sizeof(*e));
 	e->key = key;
 	e->val = val;
 	e->next = m->buckets[s];
@@ -102,7 +106,7 @@ void *u64map_del(struct u64map *m, uint64_t key)
 			void *val = e->val;
 
 			*pp = e->next;
-			free(e);
+			freelist_put(&m->spare, e);
 			m->count--;
 			return val;
 		}

@@ -8,12 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "freelist.h"
+
 struct u64map_entry;
 
 struct u64map {
 	struct u64map_entry **buckets;
 	size_t nbuckets;		/* power of two */
 	size_t count;
+	struct freelist spare;		/* entries deleted, for the next puts */
 };
 
 void u64map_init(struct u64map *m);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "pb_stream.h"
 
+#include "uringcheck_perfetto.pb-c.h"
+
 #include <unistd.h>
 
 #include "u64map.h"
@@ -20,6 +22,26 @@
 /* "0x..." values interned at most: a program whose user_data never
  * repeats would grow the table for nothing; past this they go inline. */
 #define HEX_INTERN_MAX		65536
+/* Packets are gathered to this many bytes before a write: at fio's
+ * rates a stdio buffer's worth (8 KiB) was a write(2) every 60 requests. */
+#define OUT_FLUSH		(256 * 1024)
+
+/* The field numbers written here (Perfetto's, as in
+ * trace/uringcheck_perfetto.proto), in the order protobuf-c writes them:
+ * ascending, so the bytes are the ones it would write. */
+enum {
+	F_TRACE_PACKET = 1,
+	F_PACKET_TIMESTAMP = 8, F_PACKET_SEQUENCE_ID = 10, F_PACKET_TRACK_EVENT = 11,
+	F_PACKET_INTERNED_DATA = 12, F_PACKET_SEQUENCE_FLAGS = 13,
+	F_PACKET_TIMESTAMP_CLOCK_ID = 58,
+	F_EVENT_ANNOTATION = 4, F_EVENT_TYPE = 9, F_EVENT_NAME_IID = 10,
+	F_EVENT_TRACK_UUID = 11, F_EVENT_EXTRA_COUNTER_VALUE = 12, F_EVENT_COUNTER_VALUE = 30,
+	F_EVENT_EXTRA_COUNTER_TRACK = 31, F_EVENT_FLOW_ID = 47, F_EVENT_TERMINATING_FLOW_ID = 48,
+	F_ANNOT_NAME_IID = 1, F_ANNOT_UINT = 3, F_ANNOT_INT = 4, F_ANNOT_STRING = 6,
+	F_ANNOT_STRING_IID = 17,
+	F_INTERNED_EVENT_NAME = 2, F_INTERNED_ANNOT_NAME = 3, F_INTERNED_STRING_VALUE = 29,
+	F_INTERNED_IID = 1, F_INTERNED_NAME = 2,	/* in each of those */
+};
 
 /* Interned strings: event names, annotation names and string values,
  * separate tables in Perfetto (string values share their iids with
@@ -85,30 +107,57 @@ static uint64_t intern(struct pb_stream *s, int table, const char *str, bool *fr
 	return t->v[t->n++].iid;
 }
 
-/* Field 1 of Trace, length-delimited: tag, length, the packet. */
+/* Hands the gathered packets to the file. */
+static void out_flush(struct pb_stream *s)
+{
+	if (s->out.len && s->f && fwrite(s->out.p, 1, s->out.len, s->f) != s->out.len)
+		s->failed = true;
+	s->out.len = 0;
+}
+
+/* One packet, @len bytes at @pkt, as field 1 of Trace: tag, length, the
+ * packet. */
+static void out_packet(struct pb_stream *s, const uint8_t *pkt, size_t len)
+{
+	size_t before = s->out.len;
+
+	pbw_bytes(&s->out, F_TRACE_PACKET, pkt, len);
+	if (s->out.failed) {
+		s->failed = true;
+		return;
+	}
+	s->packets++;
+	s->bytes += s->out.len - before;
+	if (s->out.len >= OUT_FLUSH)
+		out_flush(s);
+}
+
+/* A rare packet (the first, a track descriptor), packed by protobuf-c. */
 static void write_packet(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
 {
 	size_t len = perfetto__protos__trace_packet__get_packed_size(p);
 	uint8_t stackbuf[4096], *buf = len <= sizeof(stackbuf) ? stackbuf : malloc(len);
-	uint8_t hdr[11];
-	size_t h = 0, v = len;
 
 	if (!buf) {
 		s->failed = true;
 		return;
 	}
 	perfetto__protos__trace_packet__pack(p, buf);
-	hdr[h++] = 0x0a;
-	do {
-		hdr[h++] = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
-		v >>= 7;
-	} while (v);
-	if (fwrite(hdr, 1, h, s->f) != h || fwrite(buf, 1, len, s->f) != len)
-		s->failed = true;
-	s->packets++;
-	s->bytes += h + len;
+	out_packet(s, buf, len);
 	if (buf != stackbuf)
 		free(buf);
+}
+
+/* The first packet clears the sequence's interning state; every one after
+ * may use it. */
+static uint32_t sequence_flags(struct pb_stream *s)
+{
+	uint32_t flags = s->started ?
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE :
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+
+	s->started = true;
+	return flags;
 }
 
 static void packet_init(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
@@ -117,12 +166,7 @@ static void packet_init(struct pb_stream *s, Perfetto__Protos__TracePacket *p)
 	p->has_trusted_packet_sequence_id = 1;
 	p->trusted_packet_sequence_id = SEQUENCE_ID;
 	p->has_sequence_flags = 1;
-	/* the first packet clears the sequence's interning state; every one
-	 * after may use it */
-	p->sequence_flags = s->started ?
-		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE :
-		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-	s->started = true;
+	p->sequence_flags = sequence_flags(s);
 }
 
 static uint64_t now(clockid_t c)
@@ -196,10 +240,18 @@ int pb_open(struct pb_stream *s, const char *path, uint64_t track, const uint64_
 
 int pb_close(struct pb_stream *s)
 {
-	int err = s->failed;
+	int err;
 
+	out_flush(s);
+	err = s->failed;
 	if (s->f && fclose(s->f))
 		err = 1;
+	free(s->out.p);
+	free(s->annots.p);
+	free(s->body.p);
+	free(s->new_names.p);
+	free(s->new_anames.p);
+	free(s->new_strings.p);
 	if (s->names) {
 		for (size_t i = 0; i < s->names->n; i++)
 			free(s->names->v[i].s);
@@ -267,212 +319,298 @@ void pb_child_track(struct pb_stream *s, uint64_t uuid, uint64_t parent, const c
 	descriptor(s, &d);
 }
 
-void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *name)
+
+/* ---- events: written field by field ---------------------------------- */
+
+_Static_assert(PB_SLICE_BEGIN == (int)PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN &&
+	       PB_SLICE_END == (int)PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END &&
+	       PB_INSTANT == (int)PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT &&
+	       PB_COUNTER == (int)PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
+	       "TrackEvent.Type as in the proto");
+
+/* An interned name or string, as a field of InternedData in @b: its iid
+ * and its text. */
+static void interned_entry(struct pbw_buf *b, unsigned field, uint64_t iid, const char *str,
+			   size_t len)
 {
-	perfetto__protos__track_event__init(&s->ev);
-	s->ev.has_type = 1;
-	s->ev.type = type;
-	s->ev.has_track_uuid = 1;
-	s->ev.track_uuid = track;
-	s->ev.debug_annotations = s->annot_ptrs;
-	s->ev.flow_ids = s->flows;
-	s->ev.terminating_flow_ids = s->term_flows;
-	s->ev.extra_counter_track_uuids = s->counter_tracks;
-	s->ev.extra_counter_values = s->counter_values;
-	s->n_new_names = s->n_new_anames = s->n_new_strings = 0;
-	if (name) {
-		bool fresh;
+	size_t body = pbw_varint_field_size(F_INTERNED_IID, iid) +
+		      pbw_bytes_field_size(F_INTERNED_NAME, len);
 
-		s->ev.has_name_iid = 1;
-		s->ev.name_iid = intern(s, T_EVENT_NAME, name, &fresh);
-		if (fresh) {
-			Perfetto__Protos__EventName *e = &s->new_names[0];
-
-			perfetto__protos__event_name__init(e);
-			e->has_iid = 1;
-			e->iid = s->ev.name_iid;
-			e->name = (char *)name;
-			s->new_name_ptrs[0] = e;
-			s->n_new_names = 1;
-		}
-	}
+	if (!pbw_reserve(b, pbw_bytes_field_size(field, body)))
+		return;
+	pbw_put_varint_raw(b, (uint64_t)field << 3 | PBW_BYTES);
+	pbw_put_varint_raw(b, body);
+	pbw_varint(b, F_INTERNED_IID, iid);
+	pbw_bytes(b, F_INTERNED_NAME, str, len);
 }
 
-static pb_annot *annot(struct pb_stream *s, const char *name)
+static void event_start(struct pb_stream *s, int type, uint64_t track)
 {
-	size_t i = s->ev.n_debug_annotations;
-	__typeof__(s->annot_cache[0]) *c;
-	pb_annot *a;
+	s->ev_type = type;
+	s->ev_track = track;
+	s->ev_has_name = s->ev_has_counter = false;
+	s->annots.len = s->new_names.len = s->new_anames.len = s->new_strings.len = 0;
+	s->n_annots = s->n_flows = s->n_term_flows = s->n_counters = 0;
+}
+
+static void event_name(struct pb_stream *s, const char *name)
+{
 	bool fresh;
 
-	if (i == PB_MAX_ANNOTS)
-		return NULL;
-	a = &s->annots[i];
-	perfetto__protos__debug_annotation__init(a);
-	a->has_name_iid = 1;
-	/* Eight annotations a request, their names literals: most are
-	 * found by address, without a hash of the string. */
+	s->ev_has_name = true;
+	s->ev_name_iid = intern(s, T_EVENT_NAME, name, &fresh);
+	if (fresh)
+		interned_entry(&s->new_names, F_INTERNED_EVENT_NAME, s->ev_name_iid, name,
+			       strlen(name));
+}
+
+void pb_event_begin(struct pb_stream *s, int type, uint64_t track, const char *name)
+{
+	__typeof__(s->name_cache[0]) *c;
+
+	event_start(s, type, track);
+	if (!name)
+		return;
+	/* a few events a request, their names from a handful of
+	 * addresses: found without hashing the string */
+	c = &s->name_cache[((uintptr_t)name >> 3) % (sizeof(s->name_cache) /
+						     sizeof(s->name_cache[0]))];
+	if (c->name == name) {
+		s->ev_has_name = true;
+		s->ev_name_iid = c->iid;
+		return;
+	}
+	event_name(s, name);
+	c->name = name;
+	c->iid = s->ev_name_iid;
+}
+
+void pb_event_begin_text(struct pb_stream *s, int type, uint64_t track, const char *name)
+{
+	event_start(s, type, track);
+	if (name)
+		event_name(s, name);
+}
+
+/* An annotation's name, interned (sent with the event if new): most are
+ * found by address, without a hash of the string (eight annotations a
+ * request, their names literals). 0: the event has its PB_MAX_ANNOTS. */
+static uint64_t annot_name(struct pb_stream *s, const char *name)
+{
+	__typeof__(s->annot_cache[0]) *c;
+	uint64_t iid;
+	bool fresh = false;
+
+	if (s->n_annots == PB_MAX_ANNOTS)
+		return 0;
 	c = &s->annot_cache[((uintptr_t)name >> 3) % (sizeof(s->annot_cache) /
 						      sizeof(s->annot_cache[0]))];
 	if (c->name == name) {
-		a->name_iid = c->iid;
-		fresh = false;
+		iid = c->iid;
 	} else {
-		a->name_iid = intern(s, T_ANNOT_NAME, name, &fresh);
+		iid = intern(s, T_ANNOT_NAME, name, &fresh);
 		c->name = name;
-		c->iid = a->name_iid;
+		c->iid = iid;
 	}
-	if (fresh) {
-		Perfetto__Protos__DebugAnnotationName *n = &s->new_anames[s->n_new_anames];
+	if (fresh)
+		interned_entry(&s->new_anames, F_INTERNED_ANNOT_NAME, iid, name, strlen(name));
+	s->n_annots++;
+	return iid;
+}
 
-		perfetto__protos__debug_annotation_name__init(n);
-		n->has_iid = 1;
-		n->iid = a->name_iid;
-		n->name = (char *)name;
-		s->new_aname_ptrs[s->n_new_anames++] = n;
-	}
-	s->annot_ptrs[i] = a;
-	s->ev.n_debug_annotations++;
-	return a;
+/* A DebugAnnotation with a varint value (field @vfield), as field 4 of
+ * the event. */
+static void annot_varint(struct pb_stream *s, const char *name, unsigned vfield, uint64_t v)
+{
+	uint64_t iid = annot_name(s, name);
+	size_t body;
+
+	if (!iid)
+		return;
+	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) + pbw_varint_field_size(vfield, v);
+	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
+		return;
+	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
+	pbw_put_varint_raw(&s->annots, body);
+	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
+	pbw_varint(&s->annots, vfield, v);
 }
 
 void pb_annot_uint(struct pb_stream *s, const char *name, uint64_t v)
 {
-	pb_annot *a = annot(s, name);
-
-	if (a) {
-		a->has_uint_value = 1;
-		a->uint_value = v;
-	}
+	annot_varint(s, name, F_ANNOT_UINT, v);
 }
 
 void pb_annot_int(struct pb_stream *s, const char *name, int64_t v)
 {
-	pb_annot *a = annot(s, name);
-
-	if (a) {
-		a->has_int_value = 1;
-		a->int_value = v;
-	}
+	annot_varint(s, name, F_ANNOT_INT, (uint64_t)v);	/* two's complement */
 }
 
-/* @v must live until the event is emitted. */
+static void annot_text(struct pb_stream *s, const char *name, const char *v, size_t len)
+{
+	uint64_t iid = annot_name(s, name);
+	size_t body;
+
+	if (!iid)
+		return;
+	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) +
+	       pbw_bytes_field_size(F_ANNOT_STRING, len);
+	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
+		return;
+	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
+	pbw_put_varint_raw(&s->annots, body);
+	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
+	pbw_bytes(&s->annots, F_ANNOT_STRING, v, len);
+}
+
 void pb_annot_str(struct pb_stream *s, const char *name, const char *v)
 {
-	pb_annot *a = annot(s, name);
-
-	if (a)
-		a->string_value = (char *)v;
+	annot_text(s, name, v, strlen(v));
 }
 
-/* A string value sent once with its iid (@str lives until the emit). */
-static void new_string(struct pb_stream *s, uint64_t iid, const char *str)
+/* A value interned as string @iid (sent with the event if @fresh). */
+static void annot_interned(struct pb_stream *s, const char *name, uint64_t iid,
+			   const char *v, size_t len, bool fresh)
 {
-	Perfetto__Protos__InternedString *n = &s->new_strings[s->n_new_strings];
-
-	perfetto__protos__interned_string__init(n);
-	n->has_iid = n->has_str = 1;
-	n->iid = iid;
-	n->str.data = (uint8_t *)str;
-	n->str.len = strlen(str);
-	s->new_string_ptrs[s->n_new_strings++] = n;
+	if (fresh)
+		interned_entry(&s->new_strings, F_INTERNED_STRING_VALUE, iid, v, len);
+	annot_varint(s, name, F_ANNOT_STRING_IID, iid);
 }
 
 void pb_annot_istr(struct pb_stream *s, const char *name, const char *v)
 {
-	pb_annot *a = annot(s, name);
 	bool fresh;
+	uint64_t iid;
 
-	if (!a)
+	if (s->n_annots == PB_MAX_ANNOTS)
 		return;
-	a->has_string_value_iid = 1;
-	a->string_value_iid = intern(s, T_STRING, v, &fresh);
-	if (fresh)
-		new_string(s, a->string_value_iid, v);
+	iid = intern(s, T_STRING, v, &fresh);
+	if (iid)
+		annot_interned(s, name, iid, v, strlen(v), fresh);
 }
 
 void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
 {
-	size_t i = s->ev.n_debug_annotations;
-	pb_annot *a = annot(s, name);
+	char text[24];
+	int len;
 	uint64_t iid;
 
-	if (!a)
+	if (s->n_annots == PB_MAX_ANNOTS)
 		return;
-	snprintf(s->annot_text[i], sizeof(s->annot_text[i]), "0x%llx", (unsigned long long)v);
 	iid = (uintptr_t)u64map_get(&s->hex_iids, v);
-	if (!iid && s->hex_iids.count < HEX_INTERN_MAX) {
+	if (iid) {		/* the common case: no text needed */
+		annot_varint(s, name, F_ANNOT_STRING_IID, iid);
+		return;
+	}
+	len = snprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
+	if (s->hex_iids.count < HEX_INTERN_MAX) {
 		iid = ++s->next_string_iid;
 		u64map_put(&s->hex_iids, v, (void *)(uintptr_t)iid);
-		new_string(s, iid, s->annot_text[i]);
-	}
-	if (iid) {
-		a->has_string_value_iid = 1;
-		a->string_value_iid = iid;
+		annot_interned(s, name, iid, text, len, true);
 	} else {
-		a->string_value = s->annot_text[i];
+		annot_text(s, name, text, len);
 	}
 }
 
 void pb_flow(struct pb_stream *s, uint64_t id, bool terminating)
 {
-	if (terminating && s->ev.n_terminating_flow_ids < PB_MAX_FLOWS)
-		s->term_flows[s->ev.n_terminating_flow_ids++] = id;
-	else if (!terminating && s->ev.n_flow_ids < PB_MAX_FLOWS)
-		s->flows[s->ev.n_flow_ids++] = id;
+	if (terminating && s->n_term_flows < PB_MAX_FLOWS)
+		s->term_flows[s->n_term_flows++] = id;
+	else if (!terminating && s->n_flows < PB_MAX_FLOWS)
+		s->flows[s->n_flows++] = id;
 }
 
 void pb_counter(struct pb_stream *s, int64_t v)
 {
-	s->ev.has_counter_value = 1;
-	s->ev.counter_value = v;
+	s->ev_has_counter = true;
+	s->ev_counter = v;
 }
 
 void pb_extra_counter(struct pb_stream *s, uint64_t track, int64_t v)
 {
-	size_t i = s->ev.n_extra_counter_values;
-
-	if (i == PB_MAX_COUNTERS)
+	if (s->n_counters == PB_MAX_COUNTERS)
 		return;
-	s->counter_tracks[i] = track;
-	s->counter_values[i] = v;
-	s->ev.n_extra_counter_track_uuids = s->ev.n_extra_counter_values = i + 1;
+	s->counter_tracks[s->n_counters] = track;
+	s->counter_values[s->n_counters++] = v;
+}
+
+/* The TrackEvent's fields after its annotations, into s->body. */
+static void event_body(struct pb_stream *s)
+{
+	struct pbw_buf *b = &s->body;
+	/* the default counter tracks, in their order: no uuids needed */
+	bool default_counters = s->n_counters && s->n_counters <= s->n_default_counters &&
+		!memcmp(s->counter_tracks, s->default_counters,
+			s->n_counters * sizeof(uint64_t));
+
+	b->len = 0;
+	if (!pbw_reserve(b, s->annots.len))
+		return;
+	pbw_put_bytes_raw(b, s->annots.p, s->annots.len);
+	pbw_varint(b, F_EVENT_TYPE, (uint64_t)s->ev_type);
+	if (s->ev_has_name)
+		pbw_varint(b, F_EVENT_NAME_IID, s->ev_name_iid);
+	if (s->ev_track != s->default_track)
+		pbw_varint(b, F_EVENT_TRACK_UUID, s->ev_track);
+	for (int i = 0; i < s->n_counters; i++)
+		pbw_varint(b, F_EVENT_EXTRA_COUNTER_VALUE, (uint64_t)s->counter_values[i]);
+	if (s->ev_has_counter)
+		pbw_varint(b, F_EVENT_COUNTER_VALUE, (uint64_t)s->ev_counter);
+	for (int i = 0; i < s->n_counters && !default_counters; i++)
+		pbw_varint(b, F_EVENT_EXTRA_COUNTER_TRACK, s->counter_tracks[i]);
+	for (int i = 0; i < s->n_flows; i++)
+		pbw_fixed64(b, F_EVENT_FLOW_ID, s->flows[i]);
+	for (int i = 0; i < s->n_term_flows; i++)
+		pbw_fixed64(b, F_EVENT_TERMINATING_FLOW_ID, s->term_flows[i]);
 }
 
 void pb_event_emit(struct pb_stream *s, uint64_t ts)
 {
-	Perfetto__Protos__TracePacket p;
-	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	size_t interned = s->new_names.len + s->new_anames.len + s->new_strings.len, len;
+	uint64_t stamp = ts;
+	uint32_t flags = sequence_flags(s);
+	bool absolute = ts < s->last_ts;
+	struct pbw_buf pkt;
+	/* a packet is mostly under 128 bytes; a report's text may be more */
+	uint8_t small[512];
 
-	packet_init(s, &p);
-	p.has_timestamp = 1;
-	if (ts >= s->last_ts) {		/* a delta on the default clock */
-		p.timestamp = ts - s->last_ts;
+	if (!absolute) {		/* a delta on the default clock */
+		stamp = ts - s->last_ts;
 		s->last_ts = ts;
-	} else {
-		/* earlier than the last packet (a finding stamped after its
-		 * request's later events): absolute, leaving the deltas' base */
-		p.timestamp = ts;
-		p.has_timestamp_clock_id = 1;
-		p.timestamp_clock_id = CLOCK_ID_MONOTONIC;
 	}
-	/* the default counter tracks, in their order: no uuids needed */
-	if (s->ev.n_extra_counter_values &&
-	    s->ev.n_extra_counter_values <= (size_t)s->n_default_counters &&
-	    !memcmp(s->counter_tracks, s->default_counters,
-		    s->ev.n_extra_counter_values * sizeof(uint64_t)))
-		s->ev.n_extra_counter_track_uuids = 0;
-	if (s->ev.track_uuid == s->default_track)
-		s->ev.has_track_uuid = 0;
-	p.track_event = &s->ev;
-	if (s->n_new_names || s->n_new_anames || s->n_new_strings) {
-		in.n_event_names = s->n_new_names;
-		in.event_names = s->new_name_ptrs;
-		in.n_debug_annotation_names = s->n_new_anames;
-		in.debug_annotation_names = s->new_aname_ptrs;
-		in.n_debug_annotation_string_values = s->n_new_strings;
-		in.debug_annotation_string_values = s->new_string_ptrs;
-		p.interned_data = &in;
+	/* else earlier than the last packet (a finding stamped after its
+	 * request's later events): absolute, leaving the deltas' base */
+	event_body(s);
+	len = pbw_varint_field_size(F_PACKET_TIMESTAMP, stamp) +
+	      pbw_varint_field_size(F_PACKET_SEQUENCE_ID, SEQUENCE_ID) +
+	      pbw_bytes_field_size(F_PACKET_TRACK_EVENT, s->body.len) +
+	      (interned ? pbw_bytes_field_size(F_PACKET_INTERNED_DATA, interned) : 0) +
+	      pbw_varint_field_size(F_PACKET_SEQUENCE_FLAGS, flags) +
+	      (absolute ? pbw_varint_field_size(F_PACKET_TIMESTAMP_CLOCK_ID,
+						  CLOCK_ID_MONOTONIC) : 0);
+	pkt = (struct pbw_buf){ .p = small, .cap = sizeof(small) };
+	if (len + PBW_SLACK > sizeof(small))
+		pkt = (struct pbw_buf){ 0 };
+	if (s->annots.failed || s->body.failed || s->new_names.failed ||
+	    s->new_anames.failed || s->new_strings.failed ||
+	    !pbw_reserve(&pkt, len + PBW_SLACK)) {
+		s->failed = true;
+		return;
 	}
-	write_packet(s, &p);
+	pbw_varint(&pkt, F_PACKET_TIMESTAMP, stamp);
+	pbw_varint(&pkt, F_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+	pbw_bytes(&pkt, F_PACKET_TRACK_EVENT, s->body.p, s->body.len);
+	if (interned) {
+		pbw_put_varint_raw(&pkt, (uint64_t)F_PACKET_INTERNED_DATA << 3 | PBW_BYTES);
+		pbw_put_varint_raw(&pkt, interned);
+		pbw_put_bytes_raw(&pkt, s->new_names.p, s->new_names.len);
+		pbw_put_bytes_raw(&pkt, s->new_anames.p, s->new_anames.len);
+		pbw_put_bytes_raw(&pkt, s->new_strings.p, s->new_strings.len);
+	}
+	pbw_varint(&pkt, F_PACKET_SEQUENCE_FLAGS, flags);
+	if (absolute)
+		pbw_varint(&pkt, F_PACKET_TIMESTAMP_CLOCK_ID, CLOCK_ID_MONOTONIC);
+	out_packet(s, pkt.p, pkt.len);
+	if (pkt.p != small)
+		free(pkt.p);
 }

@@ -28,12 +28,15 @@
 #include "pb_stream.h"
 #include "u64map.h"
 
-#define T_BEGIN		PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-#define T_END		PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
-#define T_INSTANT	PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
-#define T_COUNTER	PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER
+#define T_BEGIN		PB_SLICE_BEGIN
+#define T_END		PB_SLICE_END
+#define T_INSTANT	PB_INSTANT
+#define T_COUNTER	PB_COUNTER
 #define CQE_F_MORE	(1u << 1)
 #define POSTED_MAX	4096		/* CQEs remembered until consumed, per ring */
+
+/* The event names made of an opcode's name. */
+enum { OPNAME_SLICE, OPNAME_NEXT_CQE, OPNAME_RAN, OPNAME_KINDS };
 
 struct proc {
 	uint64_t uuid;
@@ -99,6 +102,11 @@ struct timeline {
 	uint64_t first_lane, first_counters[3];
 	bool first_ring_seen;
 	struct tl_stats st;
+	struct freelist spare_reqs;	/* lib/freelist.h */
+	/* event names per opcode, made at first use: they stay at their
+	 * address, so the stream finds their iids without hashing them
+	 * (pb_stream.h) */
+	char op_names[256][OPNAME_KINDS][32];
 };
 
 static const char *const path_names[] = { "inline", "poll-armed", "punted" };
@@ -111,6 +119,17 @@ static uint64_t uuid(struct timeline *t)
 static const char *op_name(uint8_t op, char buf[16])
 {
 	return uc_opcode_name(op, buf);
+}
+
+/* "READ", "READ (next CQE)", "ran READ": from the timeline's table. */
+static const char *op_event_name(struct timeline *t, uint8_t op, int kind)
+{
+	static const char *const fmt[OPNAME_KINDS] = { "%s", "%s (next CQE)", "ran %s" };
+	char *name = t->op_names[op][kind], ob[16];
+
+	if (!name[0])
+		snprintf(name, sizeof(t->op_names[op][kind]), fmt[kind], op_name(op, ob));
+	return name;
 }
 
 /* ---- tracks ----------------------------------------------------------- */
@@ -259,10 +278,8 @@ static void counter(struct timeline *t, uint64_t track, uint64_t ts, int64_t v)
 
 static void request_begin(struct timeline *t, struct req *q, uint64_t ts, bool more)
 {
-	char ob[16], name[32];
-
-	snprintf(name, sizeof(name), more ? "%s (next CQE)" : "%s", op_name(q->opcode, ob));
-	pb_event_begin(&t->pb, T_BEGIN, q->ring->lanes[q->lane].uuid, name);
+	pb_event_begin(&t->pb, T_BEGIN, q->ring->lanes[q->lane].uuid,
+		       op_event_name(t, q->opcode, more ? OPNAME_NEXT_CQE : OPNAME_SLICE));
 	pb_annot_hex(&t->pb, "user_data", q->user_data);
 	pb_annot_int(&t->pb, "fd", q->fd);
 	if (q->len)
@@ -305,27 +322,26 @@ static void request_free(struct timeline *t, uint64_t key, struct req *q, uint64
 	r->open_reqs--;
 	inflight(t, r, ts, false);
 	u64map_del(&t->reqs, key);
-	free(q);
+	freelist_put(&t->spare_reqs, q);
 }
 
 static void on_submit(struct timeline *t, const struct tr_submit *s)
 {
 	struct ring *r = ring_of(t, s->ctx, s->h.pid, -1, NULL);
-	struct req *q = calloc(1, sizeof(*q)), *old;
+	struct req *q, *old;
 
-	if (!r || !q) {
-		free(q);
+	if (!r)
 		return;
-	}
 	/* a request slot reused before its end was seen: end the old one */
 	if ((old = u64map_get(&t->reqs, s->req))) {
 		request_end(t, old, s->h.ts, 0, true, "ended unseen (no CQE)");
 		request_free(t, s->req, old, s->h.ts);
 	}
+	q = freelist_get(&t->spare_reqs, sizeof(*q));
 	q->ring = r;
 	q->lane = lane_take(t, r, s->req);
 	if (q->lane < 0) {
-		free(q);
+		freelist_put(&t->spare_reqs, q);
 		return;
 	}
 	q->flow = ++t->next_flow;
@@ -425,7 +441,7 @@ static void on_complete(struct timeline *t, const struct tr_complete *c)
 
 		snprintf(name, sizeof(name), "CQE %s", c->opcode != 0xff ?
 			 op_name(c->opcode, ob) : "(no request)");
-		pb_event_begin(&t->pb, T_INSTANT, r->uuid, name);
+		pb_event_begin_text(&t->pb, T_INSTANT, r->uuid, name);
 		pb_annot_hex(&t->pb, "user_data", c->user_data);
 		pb_annot_int(&t->pb, "res", c->res);
 		pb_event_emit(&t->pb, c->h.ts);
@@ -433,7 +449,7 @@ static void on_complete(struct timeline *t, const struct tr_complete *c)
 	}
 	if (c->in_worker) {
 		struct thread *w;
-		char ob[16], name[32];
+		char name[32];
 
 		snprintf(name, sizeof(name), "iou-wrk-%u", c->h.tid);
 		w = thread_of(t, c->h.pid, c->h.tid, name);
@@ -441,9 +457,9 @@ static void on_complete(struct timeline *t, const struct tr_complete *c)
 		/* a link chain's next member runs in the worker that ran the
 		 * one before, without a punt of its own */
 		q->path = 2;
-		snprintf(name, sizeof(name), "ran %s", op_name(q->opcode, ob));
 		if (w) {
-			pb_event_begin(&t->pb, T_INSTANT, w->uuid, name);
+			pb_event_begin(&t->pb, T_INSTANT, w->uuid,
+				       op_event_name(t, q->opcode, OPNAME_RAN));
 			pb_flow(&t->pb, q->flow, false);
 			pb_event_emit(&t->pb, c->h.ts);
 		}
@@ -572,6 +588,7 @@ struct timeline *tl_open(const char *path, char *err, size_t errlen)
 	struct timeline *t = calloc(1, sizeof(*t));
 
 	if (t) {	/* small uuids: one byte each up to 127 tracks */
+		t->spare_reqs = (struct freelist){ .cap = 256 };
 		t->first_lane = uuid(t);
 		for (int i = 0; i < 3; i++)
 			t->first_counters[i] = uuid(t);
@@ -652,7 +669,7 @@ void tl_finding(struct timeline *t, uint64_t ts, uint32_t pid, bool has_ud,
 	char name[64];
 
 	snprintf(name, sizeof(name), "uringcheck: %s", kind);
-	pb_event_begin(&t->pb, T_INSTANT, q ? q->ring->lanes[q->lane].uuid :
+	pb_event_begin_text(&t->pb, T_INSTANT, q ? q->ring->lanes[q->lane].uuid :
 		       p ? p->uuid : t->meta_uuid, name);
 	if (text)
 		pb_annot_str(&t->pb, "report", text);
@@ -727,6 +744,7 @@ int tl_close(struct timeline *t, uint64_t ts_end, const uint64_t *lost,
 	t->st.bytes = t->pb.bytes;
 	err = pb_close(&t->pb);
 	u64map_each(&t->reqs, free_val, NULL);
+	freelist_drain(&t->spare_reqs);
 	u64map_each(&t->procs, free_val, NULL);
 	u64map_each(&t->threads, free_val, NULL);
 	u64map_each(&t->rings, free_val, (void *)1);

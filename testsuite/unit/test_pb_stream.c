@@ -6,7 +6,11 @@
  * absolute on CLOCK_MONOTONIC without moving the deltas' base, the
  * sequence's default track and extra counter tracks, interned string
  * values sent once. The workloads' traces never go back in time, so the
- * absolute fallback is tested here. Prints "ok" and exits 0, or the first
+ * absolute fallback is tested here. The events are written field by
+ * field (trace/pb_wire.h), not by protobuf-c: every packet must be the
+ * bytes protobuf-c packs from what it reads back, so the hand-written
+ * encoder is checked by the library (field numbers, wire types, order,
+ * negative and long values). Prints "ok" and exits 0, or the first
  * disagreement and exits 1.
  */
 #include <stdio.h>
@@ -16,15 +20,66 @@
 #include <unistd.h>
 
 #include "pb_stream.h"
+#include "uringcheck_perfetto.pb-c.h"
 
-#define T_BEGIN		PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-#define T_END		PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
-#define T_INSTANT	PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
+#define T_BEGIN		PB_SLICE_BEGIN
+#define T_END		PB_SLICE_END
+#define T_INSTANT	PB_INSTANT
+#define T_COUNTER	PB_COUNTER
 
 static int fails;
 
 #define CHECK(c, ...) do { if (!(c)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); \
 	printf(__VA_ARGS__); printf("\n"); fails++; } } while (0)
+
+static uint64_t varint(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v = 0;
+
+	for (int sh = 0; *p < end && sh < 64; sh += 7) {
+		uint8_t b = *(*p)++;
+
+		v |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Every packet of the file (@len bytes) against protobuf-c's packing of
+ * what it reads back: the same bytes. Returns the packets seen. */
+static int packets_as_protobuf_c_packs(const uint8_t *buf, long len)
+{
+	const uint8_t *p = buf, *end = buf + len;
+	int n = 0;
+
+	while (p < end) {
+		uint64_t tag = varint(&p, end), plen = varint(&p, end);
+		Perfetto__Protos__TracePacket *pk;
+		uint8_t again[8192];
+		size_t alen;
+
+		CHECK(tag == 0x0a && plen <= (uint64_t)(end - p),
+		      "packet %d: tag 0x%llx, %llu bytes", n, (unsigned long long)tag,
+		      (unsigned long long)plen);
+		if (tag != 0x0a || plen > (uint64_t)(end - p))
+			return n;
+		pk = perfetto__protos__trace_packet__unpack(NULL, plen, p);
+		CHECK(pk, "packet %d does not decode", n);
+		if (pk) {
+			alen = perfetto__protos__trace_packet__get_packed_size(pk);
+			CHECK(alen == plen && alen <= sizeof(again) &&
+			      (perfetto__protos__trace_packet__pack(pk, again),
+			       !memcmp(again, p, plen)),
+			      "packet %d: %llu bytes written, protobuf-c packs %zu others", n,
+			      (unsigned long long)plen, alen);
+			perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+		}
+		p += plen;
+		n++;
+	}
+	return n;
+}
 
 int main(void)
 {
@@ -67,6 +122,39 @@ int main(void)
 	pb_extra_counter(&s, 2, 1);			/* not the defaults' order */
 	pb_annot_istr(&s, "path", "inline");
 	pb_event_emit(&s, want[3]);
+	/* the rest of what the timeline writes: each kind of value and
+	 * field, negative and 10-byte numbers, a report longer than a packet
+	 * on the stack, more annotations than an event keeps */
+	pb_event_begin(&s, T_BEGIN, 300, "READ");
+	pb_annot_int(&s, "fd", -1);
+	pb_annot_int(&s, "res", INT64_MIN);
+	pb_annot_uint(&s, "offset", UINT64_MAX);
+	pb_annot_hex(&s, "sqe_flags", 0);
+	pb_flow(&s, 0x0102030405060708ull, false);
+	pb_flow(&s, 1, true);
+	pb_flow(&s, 2, true);
+	pb_event_emit(&s, want[3] + 1);
+	pb_event_begin(&s, T_COUNTER, 4, NULL);
+	pb_counter(&s, -5);
+	pb_event_emit(&s, want[3] + 2);
+	pb_event_begin(&s, T_COUNTER, 4, NULL);
+	pb_counter(&s, 0);
+	pb_extra_counter(&s, 1, 3);
+	pb_extra_counter(&s, 2, -3);
+	pb_event_emit(&s, want[3] + 200);
+	{
+		char report[3000];
+
+		memset(report, 'r', sizeof(report) - 1);
+		report[sizeof(report) - 1] = 0;
+		pb_event_begin(&s, T_INSTANT, 9, "uringcheck: overlap");
+		pb_annot_str(&s, "report", report);
+		pb_event_emit(&s, want[3] - 50);	/* absolute */
+	}
+	pb_event_begin(&s, T_INSTANT, 9, "many");
+	for (uint64_t i = 0; i < PB_MAX_ANNOTS + 3; i++)
+		pb_annot_uint(&s, "n", i);
+	pb_event_emit(&s, want[3] + 300);
 	if (pb_close(&s))
 		return perror("pb_close"), 1;
 
@@ -79,9 +167,10 @@ int main(void)
 		return perror("fread"), 1;
 	fclose(f);
 	unlink(path);
+	CHECK(packets_as_protobuf_c_packs(buf, len) == 10, "not 10 packets");
 	tr = perfetto__protos__trace__unpack(NULL, len, buf);
-	CHECK(tr && tr->n_packet == 5, "%zu packets, want 5", tr ? tr->n_packet : 0);
-	if (!tr || tr->n_packet != 5)
+	CHECK(tr && tr->n_packet == 10, "%zu packets, want 10", tr ? tr->n_packet : 0);
+	if (!tr || tr->n_packet != 10)
 		return 1;
 
 	/* the first packet: state cleared, the clocks, the defaults */
@@ -152,6 +241,42 @@ int main(void)
 	      p->track_event->extra_counter_track_uuids[0] == 2,
 	      "a counter off the defaults' order lost its uuid");
 	CHECK(!p->interned_data, "\"inline\" sent again");
+
+	/* values as written */
+	p = tr->packet[5];
+	CHECK(p->track_event->n_debug_annotations == 4 &&
+	      p->track_event->debug_annotations[0]->int_value == -1 &&
+	      p->track_event->debug_annotations[1]->int_value == INT64_MIN &&
+	      p->track_event->debug_annotations[2]->uint_value == UINT64_MAX,
+	      "fd -1, res INT64_MIN, offset UINT64_MAX not read back");
+	CHECK(p->track_event->n_flow_ids == 1 &&
+	      p->track_event->flow_ids[0] == 0x0102030405060708ull &&
+	      p->track_event->n_terminating_flow_ids == 2 &&
+	      p->track_event->terminating_flow_ids[1] == 2, "flows not read back");
+	CHECK(p->track_event->track_uuid == 300 && p->interned_data &&
+	      p->interned_data->n_event_names == 1 &&
+	      !strcmp(p->interned_data->event_names[0]->name, "READ"), "READ not interned");
+	p = tr->packet[6];
+	CHECK(p->track_event->has_counter_value && p->track_event->counter_value == -5,
+	      "counter -5 not read back");
+	p = tr->packet[7];
+	CHECK(p->track_event->n_extra_counter_values == 2 &&
+	      p->track_event->extra_counter_values[1] == -3 &&
+	      !p->track_event->n_extra_counter_track_uuids,
+	      "the defaults' first two counters kept their uuids");
+	p = tr->packet[8];
+	CHECK(p->has_timestamp_clock_id && p->timestamp == want[3] - 50 &&
+	      p->track_event->n_debug_annotations == 1 &&
+	      strlen(p->track_event->debug_annotations[0]->string_value) == 2999,
+	      "the long report not read back at its absolute time");
+	p = tr->packet[9];
+	CHECK(p->track_event->n_debug_annotations == PB_MAX_ANNOTS &&
+	      p->track_event->debug_annotations[PB_MAX_ANNOTS - 1]->uint_value ==
+	      PB_MAX_ANNOTS - 1, "%zu annotations kept, want the first %d",
+	      p->track_event->n_debug_annotations, PB_MAX_ANNOTS);
+	CHECK(!p->has_timestamp_clock_id && p->timestamp == 100,
+	      "the deltas' base moved by the absolute packet (delta %llu)",
+	      (unsigned long long)p->timestamp);
 
 	perfetto__protos__trace__free_unpacked(tr, NULL);
 	free(buf);
