@@ -38,7 +38,7 @@ enum {
 	F_EVENT_TRACK_UUID = 11, F_EVENT_EXTRA_COUNTER_VALUE = 12, F_EVENT_COUNTER_VALUE = 30,
 	F_EVENT_EXTRA_COUNTER_TRACK = 31, F_EVENT_FLOW_ID = 47, F_EVENT_TERMINATING_FLOW_ID = 48,
 	F_ANNOT_NAME_IID = 1, F_ANNOT_UINT = 3, F_ANNOT_INT = 4, F_ANNOT_STRING = 6,
-	F_ANNOT_STRING_IID = 17,
+	F_ANNOT_ARRAY_VALUE = 12, F_ANNOT_STRING_IID = 17,
 	F_INTERNED_EVENT_NAME = 2, F_INTERNED_ANNOT_NAME = 3, F_INTERNED_STRING_VALUE = 29,
 	F_INTERNED_IID = 1, F_INTERNED_NAME = 2,	/* in each of those */
 };
@@ -249,6 +249,7 @@ int pb_close(struct pb_stream *s)
 	free(s->out.p);
 	free(s->annots.p);
 	free(s->body.p);
+	free(s->array.p);
 	free(s->new_names.p);
 	free(s->new_anames.p);
 	free(s->new_strings.p);
@@ -489,6 +490,23 @@ void pb_annot_istr(struct pb_stream *s, const char *name, const char *v)
 		annot_interned(s, name, iid, v, strlen(v), fresh);
 }
 
+/* The iid of "0x..." text of @v, interned (sent with the event if new);
+ * 0 past HEX_INTERN_MAX: then @text holds it, @len bytes. */
+static uint64_t hex_iid(struct pb_stream *s, uint64_t v, char text[24], int *len)
+{
+	uint64_t iid = (uintptr_t)u64map_get(&s->hex_iids, v);
+
+	if (iid)		/* the common case: no text needed */
+		return iid;
+	*len = snprintf(text, 24, "0x%llx", (unsigned long long)v);
+	if (s->hex_iids.count >= HEX_INTERN_MAX)
+		return 0;
+	iid = ++s->next_string_iid;
+	u64map_put(&s->hex_iids, v, (void *)(uintptr_t)iid);
+	interned_entry(&s->new_strings, F_INTERNED_STRING_VALUE, iid, text, *len);
+	return iid;
+}
+
 void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
 {
 	char text[24];
@@ -497,19 +515,77 @@ void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
 
 	if (s->n_annots == PB_MAX_ANNOTS)
 		return;
-	iid = (uintptr_t)u64map_get(&s->hex_iids, v);
-	if (iid) {		/* the common case: no text needed */
+	iid = hex_iid(s, v, text, &len);
+	if (iid)
 		annot_varint(s, name, F_ANNOT_STRING_IID, iid);
-		return;
-	}
-	len = snprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
-	if (s->hex_iids.count < HEX_INTERN_MAX) {
-		iid = ++s->next_string_iid;
-		u64map_put(&s->hex_iids, v, (void *)(uintptr_t)iid);
-		annot_interned(s, name, iid, text, len, true);
-	} else {
+	else
 		annot_text(s, name, text, len);
+}
+
+/* An array annotation whose elements are in s->array (each a field 12
+ * of DebugAnnotation, in wire form). */
+static void annot_array(struct pb_stream *s, const char *name)
+{
+	uint64_t iid = annot_name(s, name);
+	size_t body;
+
+	if (!iid || s->array.failed)
+		return;
+	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) + s->array.len;
+	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
+		return;
+	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
+	pbw_put_varint_raw(&s->annots, body);
+	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
+	pbw_put_bytes_raw(&s->annots, s->array.p, s->array.len);
+}
+
+/* One element: a DebugAnnotation of a single value field. */
+static void array_varint(struct pb_stream *s, unsigned vfield, uint64_t v)
+{
+	size_t body = pbw_varint_field_size(vfield, v);
+
+	if (!pbw_reserve(&s->array, pbw_bytes_field_size(F_ANNOT_ARRAY_VALUE, body)))
+		return;
+	pbw_put_varint_raw(&s->array, (uint64_t)F_ANNOT_ARRAY_VALUE << 3 | PBW_BYTES);
+	pbw_put_varint_raw(&s->array, body);
+	pbw_varint(&s->array, vfield, v);
+}
+
+void pb_annot_hex_array(struct pb_stream *s, const char *name, const uint64_t *v, int n)
+{
+	if (s->n_annots == PB_MAX_ANNOTS)
+		return;
+	s->array.len = 0;
+	for (int i = 0; i < n; i++) {
+		char text[24];
+		int len;
+		uint64_t iid = hex_iid(s, v[i], text, &len);
+
+		if (iid) {
+			array_varint(s, F_ANNOT_STRING_IID, iid);
+		} else {
+			size_t body = pbw_bytes_field_size(F_ANNOT_STRING, len);
+
+			if (!pbw_reserve(&s->array, pbw_bytes_field_size(F_ANNOT_ARRAY_VALUE, body)))
+				continue;
+			pbw_put_varint_raw(&s->array,
+					   (uint64_t)F_ANNOT_ARRAY_VALUE << 3 | PBW_BYTES);
+			pbw_put_varint_raw(&s->array, body);
+			pbw_bytes(&s->array, F_ANNOT_STRING, text, len);
+		}
 	}
+	annot_array(s, name);
+}
+
+void pb_annot_uint_array(struct pb_stream *s, const char *name, const uint64_t *v, int n)
+{
+	if (s->n_annots == PB_MAX_ANNOTS)
+		return;
+	s->array.len = 0;
+	for (int i = 0; i < n; i++)
+		array_varint(s, F_ANNOT_UINT, v[i]);
+	annot_array(s, name);
 }
 
 void pb_flow(struct pb_stream *s, uint64_t id, bool terminating)

@@ -58,6 +58,7 @@ struct pb_stream {
 	 * InternedData fields 2, 3 and 29, in wire form */
 	struct pbw_buf new_names, new_anames, new_strings;
 	struct pbw_buf body;		/* the TrackEvent, at the emit */
+	struct pbw_buf array;		/* an array annotation's elements */
 	struct pbw_buf out;		/* packets not yet handed to the file */
 };
 
@@ -95,6 +96,9 @@ void pb_annot_int(struct pb_stream *s, const char *name, int64_t v);
 void pb_annot_str(struct pb_stream *s, const char *name, const char *v);
 void pb_annot_istr(struct pb_stream *s, const char *name, const char *v);
 void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v);
+/* Arrays (DebugAnnotation.array_values): @n values of each. */
+void pb_annot_hex_array(struct pb_stream *s, const char *name, const uint64_t *v, int n);
+void pb_annot_uint_array(struct pb_stream *s, const char *name, const uint64_t *v, int n);
 void pb_flow(struct pb_stream *s, uint64_t id, bool terminating);
 void pb_counter(struct pb_stream *s, int64_t v);
 /* A value of counter track @track at the event's time, carried by the

@@ -79,6 +79,7 @@ struct req {
 	struct ring *ring;
 	int lane;
 	uint64_t flow;
+	bool flow_on;			/* an event carried its flow id */
 	uint64_t user_data;
 	uint64_t submit_ts;
 	uint8_t opcode;
@@ -288,7 +289,8 @@ static void request_begin(struct timeline *t, struct req *q, uint64_t ts, bool m
 		pb_annot_uint(&t->pb, "offset", q->off);
 	if (q->sqe_flags)
 		pb_annot_hex(&t->pb, "sqe_flags", q->sqe_flags);
-	pb_flow(&t->pb, q->flow, false);
+	if (q->flow_on)		/* a multishot request's next CQE */
+		pb_flow(&t->pb, q->flow, false);
 	pb_event_emit(&t->pb, ts);
 	t->st.slices++;
 }
@@ -304,11 +306,12 @@ static void request_end(struct timeline *t, struct req *q, uint64_t ts, int32_t 
 		pb_annot_uint(&t->pb, "worker_tid", q->worker);
 	if (note)
 		pb_annot_istr(&t->pb, "note", note);
-	if (final) {
+	if (final && q->flow_on) {
 		pb_flow(&t->pb, q->flow, true);
 		t->st.flows++;
-	} else {
+	} else if (!final) {
 		pb_flow(&t->pb, q->flow, false);
+		q->flow_on = true;
 	}
 	pb_event_emit(&t->pb, ts);
 }
@@ -386,6 +389,7 @@ static void on_mark(struct timeline *t, const struct tr_mark *m)
 	pb_event_begin(&t->pb, T_INSTANT, q->ring->lanes[q->lane].uuid,
 		       m->h.type == TR_PUNT ? "punted to io-wq" : "poll armed");
 	pb_flow(&t->pb, q->flow, false);
+	q->flow_on = true;
 	pb_event_emit(&t->pb, m->h.ts);
 }
 
@@ -461,6 +465,7 @@ static void on_complete(struct timeline *t, const struct tr_complete *c)
 			pb_event_begin(&t->pb, T_INSTANT, w->uuid,
 				       op_event_name(t, q->opcode, OPNAME_RAN));
 			pb_flow(&t->pb, q->flow, false);
+			q->flow_on = true;
 			pb_event_emit(&t->pb, c->h.ts);
 		}
 	}
@@ -476,20 +481,42 @@ static void on_complete(struct timeline *t, const struct tr_complete *c)
 
 /* ---- system calls and threads ----------------------------------------- */
 
+/* The CQEs the program's CQ head passed by this system call: one instant
+ * for them all (they are drawn at the same time), their user_data (an
+ * array: its length is their count) and the CQ index of the first (and
+ * every index, when they are not in a row: a CQE's record lost). At most
+ * CONSUMED_MAX an instant. */
+#define CONSUMED_MAX 64
+
 static void consumed(struct timeline *t, struct ring *r, uint32_t head, uint64_t ts)
 {
-	while (r->posted_n) {
-		struct posted *p = &r->posted[r->posted_first];
+	uint64_t ud[CONSUMED_MAX], pos[CONSUMED_MAX];
+	int n;
 
-		if ((int32_t)(head - p->pos) <= 0)
+	do {
+		bool in_a_row = true;
+
+		for (n = 0; n < CONSUMED_MAX && r->posted_n; n++) {
+			struct posted *p = &r->posted[r->posted_first];
+
+			if ((int32_t)(head - p->pos) <= 0)
+				break;
+			ud[n] = p->user_data;
+			pos[n] = p->pos;
+			if (n && (uint32_t)(pos[n] - pos[n - 1]) != 1)
+				in_a_row = false;
+			r->posted_first = (r->posted_first + 1) % POSTED_MAX;
+			r->posted_n--;
+		}
+		if (!n)
 			break;
-		pb_event_begin(&t->pb, T_INSTANT, r->consumed_uuid, "CQE consumed");
-		pb_annot_hex(&t->pb, "user_data", p->user_data);
-		pb_annot_uint(&t->pb, "cq_index", p->pos);
+		pb_event_begin(&t->pb, T_INSTANT, r->consumed_uuid, "CQEs consumed");
+		pb_annot_uint(&t->pb, "cq_index", pos[0]);
+		if (!in_a_row)
+			pb_annot_uint_array(&t->pb, "cq_indexes", pos, n);
+		pb_annot_hex_array(&t->pb, "user_data", ud, n);
 		pb_event_emit(&t->pb, ts);
-		r->posted_first = (r->posted_first + 1) % POSTED_MAX;
-		r->posted_n--;
-	}
+	} while (n == CONSUMED_MAX);
 }
 
 /* The ring's counters at a system call, on the call's own event (extra
@@ -673,8 +700,10 @@ void tl_finding(struct timeline *t, uint64_t ts, uint32_t pid, bool has_ud,
 		       p ? p->uuid : t->meta_uuid, name);
 	if (text)
 		pb_annot_str(&t->pb, "report", text);
-	if (q)
+	if (q) {
 		pb_flow(&t->pb, q->flow, false);
+		q->flow_on = true;
+	}
 	pb_event_emit(&t->pb, ts);
 	t->st.findings++;
 }

@@ -38,6 +38,21 @@ trace.ParseFromString(open(sys.argv[1], "rb").read())
 names, anames, strings, tracks = {}, {}, {}, {}
 stacks = defaultdict(list)          # track -> open slices [(name, annotations)]
 flows_open, flows_ended = set(), set()
+
+
+def value(a):
+    """An annotation's (or an array element's) value, interned strings
+    looked up."""
+    for f in ("uint_value", "int_value", "string_value"):
+        if a.HasField(f):
+            return getattr(a, f)
+    if a.HasField("string_value_iid"):
+        if a.string_value_iid not in strings:
+            fail("string value iid %d not interned" % a.string_value_iid)
+        return strings.get(a.string_value_iid)
+    return None
+
+
 slices = []                          # (track name, slice name, begin annots, end annots)
 instants = []                        # (track name, name, annots)
 events = []                          # (ts, track name, type, name, annots)
@@ -105,13 +120,10 @@ for p in trace.packet:
     for a in e.debug_annotations:
         if a.name_iid not in anames:
             fail("annotation name iid %d not interned" % a.name_iid)
-        for f in ("uint_value", "int_value", "string_value"):
-            if a.HasField(f):
-                ann[anames[a.name_iid]] = getattr(a, f)
-        if a.HasField("string_value_iid"):
-            if a.string_value_iid not in strings:
-                fail("string value iid %d not interned" % a.string_value_iid)
-            ann[anames[a.name_iid]] = strings[a.string_value_iid]
+        if a.array_values:
+            ann[anames[a.name_iid]] = [value(v) for v in a.array_values]
+        else:
+            ann[anames[a.name_iid]] = value(a)
     cuuids = list(e.extra_counter_track_uuids) or default_counters
     if len(cuuids) < len(e.extra_counter_values):
         fail("more extra counter values than counter tracks")
@@ -148,6 +160,21 @@ for t, s in stacks.items():
 if flows_open - flows_ended:
     fail("%d flows never end" % len(flows_open - flows_ended))
 
+# one instant per system call for the CQEs it saw consumed: the first CQ
+# index (every index if not in a row) and each user_data
+consumed = 0
+for tname, name, a in instants:
+    if name != "CQEs consumed":
+        continue
+    uds = a.get("user_data", [])
+    if not isinstance(uds, list) or not uds or \
+       not all(isinstance(u, str) and u.startswith("0x") for u in uds):
+        fail("CQEs consumed: user_data %s" % uds)
+    idx = a.get("cq_indexes", [a.get("cq_index", 0) + i for i in range(len(uds))])
+    if len(idx) != len(uds) or idx[0] != a.get("cq_index"):
+        fail("CQEs consumed: cq_index %s, cq_indexes %s" % (a.get("cq_index"), idx))
+    consumed += len(uds)
+
 reqs = [(s[1], s[3]) for s in slices if s[0].startswith("requests ")]
 paths = Counter((n.replace(" (next CQE)", ""), a.get("path")) for n, a in reqs)
 inst = Counter(n for _, n, _ in instants)
@@ -172,12 +199,17 @@ if mode == "workload":
         fail("the multishot recv does not have one slice per message")
     if not any(n == "io_uring_enter" for _, n, _, _ in slices):
         fail("no io_uring_enter slice")
-    if inst["CQE consumed"] < 5:
+    if consumed < 5:
         fail("CQE consumption not shown")
 elif mode == "paths":
     if paths[("NOP", "inline")] != 100 or paths[("NOP", "punted")] != 10 or \
        paths[("FSYNC", "punted")] != 10 or paths[("READ", "poll-armed")] != 10:
         fail("paths.c's requests not on their paths: %s" % dict(paths))
+    # a flow for each request that left the inline path (30), none for
+    # an inline one: it would join its slice to itself
+    if len(flows_ended) != 30:
+        fail("%d flows, want one for each of the 30 poll-armed or punted requests" %
+             len(flows_ended))
 if len(sys.argv) > 4:
     # the same run's CSV: every row below decodes from the trace, exactly
     import csv

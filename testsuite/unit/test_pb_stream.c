@@ -155,6 +155,14 @@ int main(void)
 	for (uint64_t i = 0; i < PB_MAX_ANNOTS + 3; i++)
 		pb_annot_uint(&s, "n", i);
 	pb_event_emit(&s, want[3] + 300);
+	{
+		static const uint64_t uds[3] = { 0x10, 0xabc, 0x10 }, idx[2] = { 7, 300 };
+
+		pb_event_begin(&s, T_INSTANT, 9, "CQEs consumed");
+		pb_annot_hex_array(&s, "user_data", uds, 3);
+		pb_annot_uint_array(&s, "cq_indexes", idx, 2);
+		pb_event_emit(&s, want[3] + 400);
+	}
 	if (pb_close(&s))
 		return perror("pb_close"), 1;
 
@@ -167,10 +175,10 @@ int main(void)
 		return perror("fread"), 1;
 	fclose(f);
 	unlink(path);
-	CHECK(packets_as_protobuf_c_packs(buf, len) == 10, "not 10 packets");
+	CHECK(packets_as_protobuf_c_packs(buf, len) == 11, "not 11 packets");
 	tr = perfetto__protos__trace__unpack(NULL, len, buf);
-	CHECK(tr && tr->n_packet == 10, "%zu packets, want 10", tr ? tr->n_packet : 0);
-	if (!tr || tr->n_packet != 10)
+	CHECK(tr && tr->n_packet == 11, "%zu packets, want 11", tr ? tr->n_packet : 0);
+	if (!tr || tr->n_packet != 11)
 		return 1;
 
 	/* the first packet: state cleared, the clocks, the defaults */
@@ -277,6 +285,30 @@ int main(void)
 	CHECK(!p->has_timestamp_clock_id && p->timestamp == 100,
 	      "the deltas' base moved by the absolute packet (delta %llu)",
 	      (unsigned long long)p->timestamp);
+
+	/* arrays: hex values interned (0x10 from the first event, 0xabc new
+	 * here, once), numbers as they are */
+	p = tr->packet[10];
+	{
+		Perfetto__Protos__DebugAnnotation *u = p->track_event->debug_annotations[0],
+			*c = p->track_event->debug_annotations[1];
+		uint64_t iid10 = tr->packet[1]->track_event->debug_annotations[0]->string_value_iid;
+
+		CHECK(p->track_event->n_debug_annotations == 2 && u->n_array_values == 3 &&
+		      c->n_array_values == 2, "arrays of 3 and 2 not read back");
+		CHECK(u->n_array_values == 3 && u->array_values[0]->string_value_iid == iid10 &&
+		      u->array_values[2]->string_value_iid == iid10 &&
+		      u->array_values[1]->string_value_iid != iid10,
+		      "the user_data array's iids");
+		CHECK(p->interned_data && p->interned_data->n_debug_annotation_string_values == 1 &&
+		      p->interned_data->debug_annotation_string_values[0]->str.len == 5 &&
+		      !memcmp(p->interned_data->debug_annotation_string_values[0]->str.data,
+			      "0xabc", 5) &&
+		      p->interned_data->debug_annotation_string_values[0]->iid ==
+		      u->array_values[1]->string_value_iid, "0xabc not interned once");
+		CHECK(c->n_array_values == 2 && c->array_values[1]->uint_value == 300,
+		      "cq_indexes not read back");
+	}
 
 	perfetto__protos__trace__free_unpacked(tr, NULL);
 	free(buf);
