@@ -134,8 +134,12 @@ static void on_event(void *arg, const void *data, size_t size)
 	}
 	/* A process's first ring: its libc looked at (heap_probes.h). */
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
+		struct heap_libc_sent sent;
+		bool known = stacks_sent_file(&c->check.ck.stacks, h->tgid, "libc.so.6",
+					      &sent.inode, sent.path, sizeof(sent.path));
+
 		c->rings++;
-		heap_probes_process(&c->heap, h->tgid);
+		heap_probes_process(&c->heap, h->tgid, known ? &sent : NULL);
 		liburing_probes_process(&c->liburing, h->tgid);
 		/* its first SQPOLL ring: its liburing probed (sqpoll_probes.h) */
 		if (((const struct uc_ring_create *)data)->setup_flags & UC_SETUP_SQPOLL)
@@ -321,7 +325,7 @@ static void attached_follow(struct check_mode *c, pid_t pid)
 	 * probed now (it will make no first ring). */
 	stacks_process_seen(&c->check.ck.stacks, pid);
 	c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
-	heap_probes_process(&c->heap, pid);
+	heap_probes_process(&c->heap, pid, NULL);
 	liburing_probes_process(&c->liburing, (uint32_t)pid);
 }
 

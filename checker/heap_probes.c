@@ -183,8 +183,8 @@ static bool heap_probes_attached(const struct heap_probes *hp, const char *libc_
 
 struct libc_find {
 	pid_t pid;
-	char *path, *other;
-	size_t len, olen;
+	char *path, *named, *other;
+	size_t len, nlen, olen;
 	int found;
 };
 
@@ -192,8 +192,12 @@ static bool libc_take(const char *path, const char *base, void *arg)
 {
 	struct libc_find *f = arg;
 
-	if (!f->found && !strcmp(base, "libc.so.6"))
-		f->found = mapped_file_path(f->pid, path, f->path, f->len) ? 1 : 0;
+	if (!f->found && !strcmp(base, "libc.so.6")) {
+		/* through the process's root: -2 if that no longer fits */
+		f->found = mapped_file_path(f->pid, path, f->path, f->len) ? 1 : -2;
+		if (f->nlen)
+			snprintf(f->named, f->nlen, "%s", path);
+	}
 	/* Allocators that take malloc and free from glibc. */
 	if (f->olen && !f->other[0] &&
 	    (strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
@@ -204,16 +208,22 @@ static bool libc_take(const char *path, const char *base, void *arg)
 }
 
 /* The libc.so.6 process @pid (0: this one) maps, into @path (through the
- * process's root: a container's own libc, mapped_files.h); in @other,
- * the name of an allocator library that replaces glibc's malloc, if one
- * is mapped. 1: found, 0: none, -1: its maps are gone (it exited). */
-static int heap_find_libc(pid_t pid, char *path, size_t len, char *other, size_t olen)
+ * process's root: a container's own libc, mapped_files.h) and, if @named,
+ * into @named as the process names it; in @other, the name of an
+ * allocator library that replaces glibc's malloc, if one is mapped.
+ * 1: found, 0: none, -1: its maps are gone (it exited), -2: found, but
+ * its path through the process's root is longer than @len. */
+static int heap_find_libc(pid_t pid, char *path, size_t len, char *named, size_t nlen,
+			  char *other, size_t olen)
 {
 	struct libc_find f = { .pid = pid, .path = path, .len = len,
+			       .named = named, .nlen = named ? nlen : 0,
 			       .other = other, .olen = other ? olen : 0 };
 
 	if (f.olen)
 		other[0] = 0;
+	if (f.nlen)
+		named[0] = 0;
 	if (mapped_files_each(pid, libc_take, &f) < 0)
 		return -1;
 	return f.found;
@@ -293,7 +303,7 @@ void heap_probes_follow(struct heap_probes *hp, pid_t pid, const char *exe)
 	 * program's, or the system's when this one is static (checked
 	 * again at its first ring). Probed now, before it runs: at its
 	 * first ring it may already be gone. A failure is counted there. */
-	if ((heap_find_libc(0, libc, sizeof(libc), NULL, 0) == 1 ||
+	if ((heap_find_libc(0, libc, sizeof(libc), NULL, 0, NULL, 0) == 1 ||
 	     system_libc(libc, sizeof(libc))) &&
 	    !heap_probes_attach(hp, pid, libc, why, sizeof(why)))
 		proc_set(hp, pid, HEAP_PROC_ATTACHED);
@@ -311,14 +321,28 @@ static void unjudged(struct heap_probes *hp, enum heap_unjudged why, uint32_t tg
 {
 	if (!hp->unjudged[why]++) {
 		hp->unjudged_pid[why] = tgid;
-		snprintf(hp->unjudged_what[why], sizeof(hp->unjudged_what[why]), "%s",
+		/* a path past 255 bytes is cut: the note names, it does not
+		 * open */
+		snprintf(hp->unjudged_what[why], sizeof(hp->unjudged_what[why]), "%.255s",
 			 what ? what : "");
 	}
 }
 
-void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
+/* Is the file of inode @ino one of the libc files probed? The inode
+ * alone, as proc_maps.c compares: overlayfs shows a mapping's device
+ * other than stat() does. */
+static bool heap_probes_attached_inode(const struct heap_probes *hp, uint64_t ino)
 {
-	char libc[PATH_MAX], other[NAME_MAX + 1], why[256];
+	for (int i = 0; i < hp->nlibs; i++)
+		if ((uint64_t)hp->libs[i].ino == ino)
+			return true;
+	return false;
+}
+
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid,
+			 const struct heap_libc_sent *sent)
+{
+	char libc[PATH_MAX], named[PATH_MAX], other[NAME_MAX + 1], why[256];
 	uintptr_t bits;
 	int found;
 
@@ -329,7 +353,16 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
 		unjudged(hp, HEAP_UNJUDGED_OFF, tgid, NULL);
 		return;
 	}
-	found = heap_find_libc(tgid, libc, sizeof(libc), other, sizeof(other));
+	found = heap_find_libc(tgid, libc, sizeof(libc), named, sizeof(named), other,
+			       sizeof(other));
+	if (found == -2) {
+		/* a glibc, at a path that cannot be opened from here: an
+		 * attach that could not be made, not a missing glibc */
+		snprintf(why, sizeof(why), "the path of its libc.so.6 through "
+			 "/proc/%u/root is longer than PATH_MAX", tgid);
+		unjudged(hp, HEAP_UNJUDGED_ATTACH, tgid, why);
+		return;
+	}
 	if (found < 0) {
 		/* Gone already. The target was probed before it ran (but for
 		 * a static one); a process it forked is probed only here. */
@@ -337,6 +370,10 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
 			unjudged(hp, HEAP_UNJUDGED_NO_GLIBC, tgid, NULL);
 		else if (!(bits & HEAP_PROC_ATTACHED))
 			unjudged(hp, HEAP_UNJUDGED_GONE, tgid, NULL);
+		else if (sent && !heap_probes_attached_inode(hp, sent->inode))
+			/* the kernel saw it map a libc.so.6 other than the
+			 * one probed before it ran (a container's own) */
+			unjudged(hp, HEAP_UNJUDGED_OWN_GONE, tgid, sent->path);
 		return;
 	}
 	if (!found) {
@@ -355,10 +392,9 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid)
 			 * program maps, mapped another (a container's own):
 			 * its releases since its first ring, until now, were
 			 * not seen. Named as the process names it. */
-			const char *root = strstr(libc, "/root/");
 			char shown[200];
 
-			snprintf(shown, sizeof(shown), "%.199s", root ? root + 5 : libc);
+			snprintf(shown, sizeof(shown), "%.199s", named);
 			unjudged(hp, HEAP_UNJUDGED_LATE, tgid, shown);
 		} else
 			proc_set(hp, tgid, HEAP_PROC_ATTACHED);
@@ -371,7 +407,7 @@ void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid)
 
 	if (!hp->judged || (proc_bits(hp, tgid) & HEAP_PROC_LOOKED))
 		return;
-	heap_probes_process(hp, tgid);
+	heap_probes_process(hp, tgid, NULL);
 	/* once a process, whatever the reason */
 	if (heap_probes_unjudged(hp) == before)
 		unjudged(hp, HEAP_UNJUDGED_SHARED, tgid, NULL);
@@ -436,6 +472,12 @@ void heap_probes_say(const struct heap_probes *hp, FILE *out, uint32_t pid)
 			fprintf(out, "%llu not judged until its first ring was read "
 				"(pid %u maps a libc.so.6 of its own, %s, probed then: a "
 				"release in the milliseconds before was not seen)", k, p, w);
+			break;
+		case HEAP_UNJUDGED_OWN_GONE:
+			fprintf(out, "%llu gone before their own libc.so.6 could be probed "
+				"(pid %u mapped %s, not the libc probed before it ran, and "
+				"exited before its first ring was read: its releases were "
+				"not seen)", k, p, w);
 			break;
 		case HEAP_UNJUDGED__COUNT:
 			break;

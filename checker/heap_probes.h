@@ -45,6 +45,8 @@ enum heap_unjudged {
 	HEAP_UNJUDGED_SHARED,		/* submits on a ring another made */
 	HEAP_UNJUDGED_LATE,		/* the target, its own libc probed only
 					 * once its first ring was read */
+	HEAP_UNJUDGED_OWN_GONE,		/* the target, its own libc, gone before
+					 * that could be probed */
 	HEAP_UNJUDGED__COUNT
 };
 
@@ -88,11 +90,22 @@ void heap_probes_follow(struct heap_probes *hp, pid_t pid, const char *exe);
  * kernel side looks for a released chunk only among the rings the
  * process made (bpf/heap_release.bpf.h). */
 void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid);
+/* The libc.so.6 the kernel saw a process map at its first ring (the
+ * mapping records sent with it, v6.7+): what is left to know of a
+ * process gone before its ring was read. */
+struct heap_libc_sent {
+	uint64_t inode;
+	char path[PATH_MAX];		/* as the process names it */
+};
+
 /* Process @tgid created a ring: the first time, its own libc.so.6 probed
  * if it is another file, a process forked from the target probed from
  * now on; one whose releases are not judged (without glibc's libc.so.6,
- * with another allocator mapped, its probes refused) counted. */
-void heap_probes_process(struct heap_probes *hp, uint32_t tgid);
+ * with another allocator mapped, its probes refused, the target gone
+ * before its own libc, @sent, could be probed) counted. @sent: NULL if
+ * not known. */
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid,
+			 const struct heap_libc_sent *sent);
 /* The processes counted unjudged, in total (--json). */
 uint64_t heap_probes_unjudged(const struct heap_probes *hp);
 /* ... told in one note line on @out, "==@pid==" first; nothing if none. */

@@ -30,13 +30,13 @@ static bool liburing_take(const char *path, const char *base, void *arg)
 	return true;
 }
 
-/* A path cut short (near PATH_MAX with the root's prefix) is none. */
 int liburing_mapped(uint32_t pid, char *path, size_t len)
 {
 	struct liburing_find f = { .pid = (pid_t)pid, .path = path, .len = len };
 	int found = mapped_files_each((pid_t)pid, liburing_take, &f);
 
-	return found == 1 && !f.fits ? 0 : found;
+	/* mapped, but not to be opened from here: not "not linked" */
+	return found == 1 && !f.fits ? -ENAMETOOLONG : found;
 }
 
 static const char *const lib_dirs[] = {

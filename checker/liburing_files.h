@@ -18,7 +18,8 @@
 /* The liburing shared object process @pid maps (liburing.so.N or
  * liburing-ffi.so.N), into @path as a path through the process's root
  * (/proc/PID/root/...: the file its own mount namespace names, a
- * container's included): 1 found, 0 none, -1 gone. */
+ * container's included): 1 found, 0 none, -1 gone, -ENAMETOOLONG mapped
+ * but its path through the root is longer than @len. */
 int liburing_mapped(uint32_t pid, char *path, size_t len);
 
 /* The system's liburing.so.2, its real path into @path: false if none. */

@@ -149,6 +149,10 @@ void liburing_probes_process(struct liburing_probes *lp, uint32_t tgid)
 		return;
 	u64map_put(&lp->procs, tgid, (void *)(bits | LIBURING_PROC_DONE));
 	found = liburing_mapped(tgid, lib, sizeof(lib));
+	if (found == -ENAMETOOLONG) {
+		attach_failed(lp, tgid, found);
+		return;
+	}
 	if (found < 0)
 		return;		/* gone already */
 	snprintf(exe, sizeof(exe), "/proc/%u/exe", tgid);

@@ -90,10 +90,10 @@ void sqpoll_probes_process(struct sqpoll_probes *sp, uint32_t tgid, FILE *out)
 		return;
 	}
 	found = liburing_mapped(tgid, lib, sizeof(lib));
-	if (found < 0)
+	if (found < 0 && found != -ENAMETOOLONG)
 		return;		/* gone already */
 	if (found)
-		nlib = attach_file(sp, lib, tgid);
+		nlib = found < 0 ? found : attach_file(sp, lib, tgid);
 	/* liburing.a linked in: its functions are the executable's */
 	snprintf(exe, sizeof(exe), "/proc/%u/exe", tgid);
 	nexe = nlib < 0 ? 0 : attach_file(sp, exe, tgid);

@@ -137,6 +137,23 @@ void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v)
 	r->path = xstrdup(path);
 }
 
+bool stacks_sent_file(const struct uc_stacks *s, uint32_t tgid, const char *base,
+		      uint64_t *inode, char *path, size_t len)
+{
+	const struct pending_maps *p = u64map_get(&s->pending_maps, tgid);
+
+	for (size_t i = 0; p && i < p->n; i++) {
+		const char *slash = strrchr(p->rec[i].path, '/');
+
+		if (slash && !strcmp(slash + 1, base)) {
+			*inode = p->rec[i].inode;
+			snprintf(path, len, "%s", p->rec[i].path);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Captures are copied out of the store lazily: most requests end without
  * taking part in any finding, and copying 8 KiB per io_uring_enter was

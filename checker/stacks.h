@@ -55,6 +55,12 @@ void stacks_rescue(struct uc_stacks *s);
 /* A record names capture @id: copy it out of the store unless held. */
 void stacks_fetch(struct uc_stacks *s, uint64_t id);
 void stacks_on_mapping(struct uc_stacks *s, const struct uc_vma_record *v);
+/* The file whose last path component is @base among the mappings the
+ * kernel sent at process @tgid's first ring (v6.7+), while they wait for
+ * its first stack: its inode, and its path into @path (@len bytes) as the
+ * process names it. False if none (or none sent). */
+bool stacks_sent_file(const struct uc_stacks *s, uint32_t tgid, const char *base,
+		      uint64_t *inode, char *path, size_t len);
 /* A request or call holds on to capture @id (0: none; no-op). */
 void stacks_ref(struct uc_stacks *s, uint64_t id);
 void stacks_unref(struct uc_stacks *s, uint64_t id);

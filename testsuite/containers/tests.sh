@@ -294,6 +294,73 @@ PY
 		else cat "$TMP/ns.libc.out" >>"$TMP/ns.libc.log"; fail "containers: mountns libc" "exit $rc, or no free-inflight" "$TMP/ns.libc.log"; fi
 	fi
 
+	# The same libc of the namespace's own, the program gone before its
+	# first ring was read (it frees and exits at once): its libc could not
+	# be probed then, and the kernel's mapping records sent with the ring
+	# (v6.7+) show it mapped another file than the one probed before it
+	# ran. Before, nothing was said: exit 0, silent (3 of 3 runs). If the
+	# reader is quicker than the program's exit, the libc is probed late,
+	# and the note says that instead: either names the namespace's libc.
+	if want "containers: mountns libc, gone before its ring was read"; then
+		libc=$(ldd "$BIN/inj_free-inflight_malloc" | awk '/libc\.so\.6/ { print $3 }')
+		mkdir -p "$TMP/nsbin"
+		$UC --keep-warm=0 --log-file="$TMP/ns.gone.log" -- unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" && cp "$1" "$0/nsbin/" &&
+				LD_LIBRARY_PATH="$0/nsbin" exec "$2"' \
+			"$TMP" "$libc" "$BIN/inj_free-inflight_malloc" >"$TMP/ns.gone.out" 2>&1
+		rc=$?
+		if [ -n "$libc" ] && [ "$rc" != 70 ] &&
+		   grep -Eq "(gone before their own libc.so.6 could be probed \(pid [0-9]+ mapped|not judged until its first ring was read \(pid [0-9]+ maps a libc.so.6 of its own,) $TMP/nsbin/libc.so.6" "$TMP/ns.gone.log"
+		then pass "containers: mountns libc, gone before its ring was read: its own libc named from the kernel's mapping records, its releases said unjudged"
+		else cat "$TMP/ns.gone.out" >>"$TMP/ns.gone.log"; fail "containers: mountns libc, gone" "exit $rc, no note naming $TMP/nsbin/libc.so.6" "$TMP/ns.gone.log"; fi
+	fi
+
+	# A libc of the namespace's own at a path that fits PATH_MAX but not
+	# once /proc/PID/root is put before it: it cannot be opened from here,
+	# and the note says so. Before, the note said the process maps no
+	# glibc libc.so.6, a wrong cause.
+	if want "containers: mountns libc at a path too long"; then
+		libc=$(ldd "$BIN/inj_free-inflight_malloc" | awk '/libc\.so\.6/ { print $3 }')
+		mkdir -p "$TMP/nsbin"
+		cc -O2 -Wall -o "$TMP/lo_plain" testsuite/attach/late_overlap.c -luring &&
+		$UC --keep-warm=0 --log-file="$TMP/ns.long.log" -- unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" || exit 9
+				d=$0/nsbin seg=$(printf "%0200d" 0)
+				while [ $(( ${#d} + 212 )) -lt 4090 ]; do d=$d/$seg; done
+				d=$d/$(printf "%0$(( 4078 - ${#d} ))d" 0)
+				mkdir -p "$d" && cp "$1" "$d/" && LD_LIBRARY_PATH="$d" exec "$2" 300 clean' \
+			"$TMP" "$libc" "$TMP/lo_plain" >"$TMP/ns.long.out" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ] &&
+		   grep -Eq 'whose probes could not be attached \(pid [0-9]+: the path of its libc.so.6 through /proc/[0-9]+/root is longer than PATH_MAX\)' "$TMP/ns.long.log" &&
+		   ! grep -q 'mapping no glibc' "$TMP/ns.long.log"
+		then pass "containers: mountns libc at a path too long to open through /proc/PID/root: said so, not \"no glibc\""
+		else cat "$TMP/ns.long.out" >>"$TMP/ns.long.log"; fail "containers: mountns libc at a path too long" "exit $rc, or the note's cause" "$TMP/ns.long.log"; fi
+	fi
+
+	# The same for liburing under --liburing-uprobes: before, a liburing
+	# that could not be opened was taken for none linked, and nothing was
+	# said (its reaps timed by the sampler alone, silently).
+	if want "containers: mountns liburing at a path too long"; then
+		[ -x "$TMP/lo_plain" ] ||
+			cc -O2 -Wall -o "$TMP/lo_plain" testsuite/attach/late_overlap.c -luring
+		mkdir -p "$TMP/nsbin"
+		lib=$(ldd "$TMP/lo_plain" 2>/dev/null | awk '/liburing\.so/ { print $3 }')
+		$UC --keep-warm=0 --liburing-uprobes --log-file="$TMP/ns.ulong.log" -- \
+			unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" || exit 9
+				d=$0/nsbin seg=$(printf "%0200d" 0)
+				while [ $(( ${#d} + 212 )) -lt 4090 ]; do d=$d/$seg; done
+				d=$d/$(printf "%0$(( 4078 - ${#d} ))d" 0)
+				mkdir -p "$d" && cp "$1" "$d/" && LD_LIBRARY_PATH="$d" exec "$2" 300 clean' \
+			"$TMP" "$lib" "$TMP/lo_plain" >"$TMP/ns.ulong.out" 2>&1
+		rc=$?
+		if [ -n "$lib" ] && [ "$rc" = 0 ] &&
+		   grep -Eq 'note: cannot probe liburing in pid [0-9]+ \(File name too long\)' "$TMP/ns.ulong.log"
+		then pass "containers: mountns liburing at a path too long to open through /proc/PID/root: said so, not taken for none"
+		else cat "$TMP/ns.ulong.out" >>"$TMP/ns.ulong.log"; fail "containers: mountns liburing at a path too long" "exit $rc, or no note" "$TMP/ns.ulong.log"; fi
+	fi
+
 	# A stripped program of its own mount namespace, --check -p from a
 	# mount namespace of uringcheck's own whose /usr/lib/debug has the
 	# program's debug file under its build-id; at the program's path
