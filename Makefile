@@ -91,7 +91,7 @@ TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard test
 		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
 		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream \
-		$(OUTPUT)/unit/test_reader_pace
+		$(OUTPUT)/unit/test_reader_pace $(OUTPUT)/unit/test_u64map
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -211,6 +211,12 @@ $(OUTPUT)/unit/test_interval_tree: testsuite/unit/test_interval_tree.c \
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_interval_tree.c \
 		checker/interval_tree.c
+
+# The open-addressing map against a plain array of its entries.
+$(OUTPUT)/unit/test_u64map: testsuite/unit/test_u64map.c lib/u64map.c lib/u64map.h \
+		lib/xalloc.c | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_u64map.c lib/u64map.c lib/xalloc.c
 
 $(OUTPUT)/unit/test_reader_pace: testsuite/unit/test_reader_pace.c \
 		run/reader_pace.c run/reader_pace.h | $(OUTPUT)/unit

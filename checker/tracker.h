@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "freelist.h"
 #include "interval_tree.h"
 #include "stacks.h"
 #include "u64map.h"

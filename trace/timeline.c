@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "freelist.h"
 #include "opcode_names.h"
 #include "pb_stream.h"
 #include "u64map.h"
