@@ -315,21 +315,36 @@ PY
 		else cat "$TMP/ns.gone.out" >>"$TMP/ns.gone.log"; fail "containers: mountns libc, gone" "exit $rc, no note naming $TMP/nsbin/libc.so.6" "$TMP/ns.gone.log"; fi
 	fi
 
+	# long_path_run LIB LOG UC-OPTIONS...: testsuite/attach/late_overlap.c
+	# (300 ms, clean) under uringcheck in a mount namespace of its own,
+	# with LIB copied to a directory on a tmpfs there whose path, with
+	# the library's name, is 4,090 bytes: it fits PATH_MAX, but not once
+	# /proc/PID/root is put before it. Output in LOG's .out.
+	lo_plain() {
+		[ -x "$TMP/lo_plain" ] ||
+			cc -O2 -Wall -o "$TMP/lo_plain" testsuite/attach/late_overlap.c -luring
+	}
+	long_path_run() {
+		local lib=$1 log=$2
+		shift 2
+		lo_plain || return 1
+		mkdir -p "$TMP/nsbin"
+		$UC --keep-warm=0 "$@" --log-file="$log" -- unshare --mount --propagation private \
+			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" || exit 9
+				d=$0/nsbin seg=$(printf "%0200d" 0)
+				while [ $(( ${#d} + 212 )) -lt 4090 ]; do d=$d/$seg; done
+				d=$d/$(printf "%0$(( 4078 - ${#d} ))d" 0)
+				mkdir -p "$d" && cp "$1" "$d/" && LD_LIBRARY_PATH="$d" exec "$2" 300 clean' \
+			"$TMP" "$lib" "$TMP/lo_plain" >"${log%.log}.out" 2>&1
+	}
+
 	# A libc of the namespace's own at a path that fits PATH_MAX but not
 	# once /proc/PID/root is put before it: it cannot be opened from here,
 	# and the note says so. Before, the note said the process maps no
 	# glibc libc.so.6, a wrong cause.
 	if want "containers: mountns libc at a path too long"; then
 		libc=$(ldd "$BIN/inj_free-inflight_malloc" | awk '/libc\.so\.6/ { print $3 }')
-		mkdir -p "$TMP/nsbin"
-		cc -O2 -Wall -o "$TMP/lo_plain" testsuite/attach/late_overlap.c -luring &&
-		$UC --keep-warm=0 --log-file="$TMP/ns.long.log" -- unshare --mount --propagation private \
-			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" || exit 9
-				d=$0/nsbin seg=$(printf "%0200d" 0)
-				while [ $(( ${#d} + 212 )) -lt 4090 ]; do d=$d/$seg; done
-				d=$d/$(printf "%0$(( 4078 - ${#d} ))d" 0)
-				mkdir -p "$d" && cp "$1" "$d/" && LD_LIBRARY_PATH="$d" exec "$2" 300 clean' \
-			"$TMP" "$libc" "$TMP/lo_plain" >"$TMP/ns.long.out" 2>&1
+		long_path_run "$libc" "$TMP/ns.long.log"
 		rc=$?
 		if [ "$rc" = 0 ] &&
 		   grep -Eq 'whose probes could not be attached \(pid [0-9]+: the path of its libc.so.6 through /proc/[0-9]+/root is longer than PATH_MAX\)' "$TMP/ns.long.log" &&
@@ -342,18 +357,8 @@ PY
 	# that could not be opened was taken for none linked, and nothing was
 	# said (its reaps timed by the sampler alone, silently).
 	if want "containers: mountns liburing at a path too long"; then
-		[ -x "$TMP/lo_plain" ] ||
-			cc -O2 -Wall -o "$TMP/lo_plain" testsuite/attach/late_overlap.c -luring
-		mkdir -p "$TMP/nsbin"
-		lib=$(ldd "$TMP/lo_plain" 2>/dev/null | awk '/liburing\.so/ { print $3 }')
-		$UC --keep-warm=0 --liburing-uprobes --log-file="$TMP/ns.ulong.log" -- \
-			unshare --mount --propagation private \
-			sh -c 'mount -t tmpfs tmpfs "$0/nsbin" || exit 9
-				d=$0/nsbin seg=$(printf "%0200d" 0)
-				while [ $(( ${#d} + 212 )) -lt 4090 ]; do d=$d/$seg; done
-				d=$d/$(printf "%0$(( 4078 - ${#d} ))d" 0)
-				mkdir -p "$d" && cp "$1" "$d/" && LD_LIBRARY_PATH="$d" exec "$2" 300 clean' \
-			"$TMP" "$lib" "$TMP/lo_plain" >"$TMP/ns.ulong.out" 2>&1
+		lo_plain && lib=$(ldd "$TMP/lo_plain" | awk '/liburing\.so/ { print $3 }')
+		long_path_run "$lib" "$TMP/ns.ulong.log" --liburing-uprobes
 		rc=$?
 		if [ -n "$lib" ] && [ "$rc" = 0 ] &&
 		   grep -Eq 'note: cannot probe liburing in pid [0-9]+ \(File name too long\)' "$TMP/ns.ulong.log"
