@@ -337,10 +337,8 @@ static void interned_entry(struct pbw_buf *b, unsigned field, uint64_t iid, cons
 	size_t body = pbw_varint_field_size(F_INTERNED_IID, iid) +
 		      pbw_bytes_field_size(F_INTERNED_NAME, len);
 
-	if (!pbw_reserve(b, pbw_bytes_field_size(field, body)))
+	if (!pbw_open(b, field, body))
 		return;
-	pbw_put_varint_raw(b, (uint64_t)field << 3 | PBW_BYTES);
-	pbw_put_varint_raw(b, body);
 	pbw_varint(b, F_INTERNED_IID, iid);
 	pbw_bytes(b, F_INTERNED_NAME, str, len);
 }
@@ -419,22 +417,25 @@ static uint64_t annot_name(struct pb_stream *s, const char *name)
 	return iid;
 }
 
-/* A DebugAnnotation with a varint value (field @vfield), as field 4 of
- * the event. */
-static void annot_varint(struct pb_stream *s, const char *name, unsigned vfield, uint64_t v)
+/* Opens a DebugAnnotation named @name as field 4 of the event, its name
+ * written: the caller writes its value, @value bytes. False if the event
+ * has its PB_MAX_ANNOTS or there is no room. */
+static bool annot_open(struct pb_stream *s, const char *name, size_t value)
 {
 	uint64_t iid = annot_name(s, name);
-	size_t body;
 
-	if (!iid)
-		return;
-	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) + pbw_varint_field_size(vfield, v);
-	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
-		return;
-	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
-	pbw_put_varint_raw(&s->annots, body);
+	if (!iid || !pbw_open(&s->annots, F_EVENT_ANNOTATION,
+			      pbw_varint_field_size(F_ANNOT_NAME_IID, iid) + value))
+		return false;
 	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
-	pbw_varint(&s->annots, vfield, v);
+	return true;
+}
+
+/* ... with a varint value (field @vfield). */
+static void annot_varint(struct pb_stream *s, const char *name, unsigned vfield, uint64_t v)
+{
+	if (annot_open(s, name, pbw_varint_field_size(vfield, v)))
+		pbw_varint(&s->annots, vfield, v);
 }
 
 void pb_annot_uint(struct pb_stream *s, const char *name, uint64_t v)
@@ -449,33 +450,13 @@ void pb_annot_int(struct pb_stream *s, const char *name, int64_t v)
 
 static void annot_text(struct pb_stream *s, const char *name, const char *v, size_t len)
 {
-	uint64_t iid = annot_name(s, name);
-	size_t body;
-
-	if (!iid)
-		return;
-	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) +
-	       pbw_bytes_field_size(F_ANNOT_STRING, len);
-	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
-		return;
-	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
-	pbw_put_varint_raw(&s->annots, body);
-	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
-	pbw_bytes(&s->annots, F_ANNOT_STRING, v, len);
+	if (annot_open(s, name, pbw_bytes_field_size(F_ANNOT_STRING, len)))
+		pbw_bytes(&s->annots, F_ANNOT_STRING, v, len);
 }
 
 void pb_annot_str(struct pb_stream *s, const char *name, const char *v)
 {
 	annot_text(s, name, v, strlen(v));
-}
-
-/* A value interned as string @iid (sent with the event if @fresh). */
-static void annot_interned(struct pb_stream *s, const char *name, uint64_t iid,
-			   const char *v, size_t len, bool fresh)
-{
-	if (fresh)
-		interned_entry(&s->new_strings, F_INTERNED_STRING_VALUE, iid, v, len);
-	annot_varint(s, name, F_ANNOT_STRING_IID, iid);
 }
 
 void pb_annot_istr(struct pb_stream *s, const char *name, const char *v)
@@ -486,8 +467,11 @@ void pb_annot_istr(struct pb_stream *s, const char *name, const char *v)
 	if (s->n_annots == PB_MAX_ANNOTS)
 		return;
 	iid = intern(s, T_STRING, v, &fresh);
-	if (iid)
-		annot_interned(s, name, iid, v, strlen(v), fresh);
+	if (!iid)
+		return;
+	if (fresh)
+		interned_entry(&s->new_strings, F_INTERNED_STRING_VALUE, iid, v, strlen(v));
+	annot_varint(s, name, F_ANNOT_STRING_IID, iid);
 }
 
 /* The iid of "0x..." text of @v, interned (sent with the event if new);
@@ -526,30 +510,15 @@ void pb_annot_hex(struct pb_stream *s, const char *name, uint64_t v)
  * of DebugAnnotation, in wire form). */
 static void annot_array(struct pb_stream *s, const char *name)
 {
-	uint64_t iid = annot_name(s, name);
-	size_t body;
-
-	if (!iid || s->array.failed)
-		return;
-	body = pbw_varint_field_size(F_ANNOT_NAME_IID, iid) + s->array.len;
-	if (!pbw_reserve(&s->annots, pbw_bytes_field_size(F_EVENT_ANNOTATION, body)))
-		return;
-	pbw_put_varint_raw(&s->annots, (uint64_t)F_EVENT_ANNOTATION << 3 | PBW_BYTES);
-	pbw_put_varint_raw(&s->annots, body);
-	pbw_varint(&s->annots, F_ANNOT_NAME_IID, iid);
-	pbw_put_bytes_raw(&s->annots, s->array.p, s->array.len);
+	if (!s->array.failed && annot_open(s, name, s->array.len))
+		pbw_put_bytes_raw(&s->annots, s->array.p, s->array.len);
 }
 
 /* One element: a DebugAnnotation of a single value field. */
 static void array_varint(struct pb_stream *s, unsigned vfield, uint64_t v)
 {
-	size_t body = pbw_varint_field_size(vfield, v);
-
-	if (!pbw_reserve(&s->array, pbw_bytes_field_size(F_ANNOT_ARRAY_VALUE, body)))
-		return;
-	pbw_put_varint_raw(&s->array, (uint64_t)F_ANNOT_ARRAY_VALUE << 3 | PBW_BYTES);
-	pbw_put_varint_raw(&s->array, body);
-	pbw_varint(&s->array, vfield, v);
+	if (pbw_open(&s->array, F_ANNOT_ARRAY_VALUE, pbw_varint_field_size(vfield, v)))
+		pbw_varint(&s->array, vfield, v);
 }
 
 void pb_annot_hex_array(struct pb_stream *s, const char *name, const uint64_t *v, int n)
@@ -562,18 +531,11 @@ void pb_annot_hex_array(struct pb_stream *s, const char *name, const uint64_t *v
 		int len;
 		uint64_t iid = hex_iid(s, v[i], text, &len);
 
-		if (iid) {
+		if (iid)
 			array_varint(s, F_ANNOT_STRING_IID, iid);
-		} else {
-			size_t body = pbw_bytes_field_size(F_ANNOT_STRING, len);
-
-			if (!pbw_reserve(&s->array, pbw_bytes_field_size(F_ANNOT_ARRAY_VALUE, body)))
-				continue;
-			pbw_put_varint_raw(&s->array,
-					   (uint64_t)F_ANNOT_ARRAY_VALUE << 3 | PBW_BYTES);
-			pbw_put_varint_raw(&s->array, body);
+		else if (pbw_open(&s->array, F_ANNOT_ARRAY_VALUE,
+				  pbw_bytes_field_size(F_ANNOT_STRING, len)))
 			pbw_bytes(&s->array, F_ANNOT_STRING, text, len);
-		}
 	}
 	annot_array(s, name);
 }
@@ -677,8 +639,7 @@ void pb_event_emit(struct pb_stream *s, uint64_t ts)
 	pbw_varint(&pkt, F_PACKET_SEQUENCE_ID, SEQUENCE_ID);
 	pbw_bytes(&pkt, F_PACKET_TRACK_EVENT, s->body.p, s->body.len);
 	if (interned) {
-		pbw_put_varint_raw(&pkt, (uint64_t)F_PACKET_INTERNED_DATA << 3 | PBW_BYTES);
-		pbw_put_varint_raw(&pkt, interned);
+		pbw_open(&pkt, F_PACKET_INTERNED_DATA, interned);	/* room reserved */
 		pbw_put_bytes_raw(&pkt, s->new_names.p, s->new_names.len);
 		pbw_put_bytes_raw(&pkt, s->new_anames.p, s->new_anames.len);
 		pbw_put_bytes_raw(&pkt, s->new_strings.p, s->new_strings.len);

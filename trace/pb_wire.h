@@ -109,15 +109,24 @@ static inline void pbw_fixed64(struct pbw_buf *b, unsigned field, uint64_t v)
 		b->p[b->len++] = (uint8_t)(v >> (8 * i));
 }
 
+/* The tag and length of a length-delimited field whose @n bytes the
+ * caller writes next (a message written in place, its size known first):
+ * false if there is no room for the whole field. */
+static inline bool pbw_open(struct pbw_buf *b, unsigned field, size_t n)
+{
+	if (!pbw_reserve(b, 20 + n))
+		return false;
+	pbw_put_varint_raw(b, (uint64_t)field << 3 | PBW_BYTES);
+	pbw_put_varint_raw(b, n);
+	return true;
+}
+
 /* A length-delimited field: a string, bytes, or a message already
  * written elsewhere. */
 static inline void pbw_bytes(struct pbw_buf *b, unsigned field, const void *p, size_t n)
 {
-	if (!pbw_reserve(b, 20 + n))
-		return;
-	pbw_put_varint_raw(b, (uint64_t)field << 3 | PBW_BYTES);
-	pbw_put_varint_raw(b, n);
-	pbw_put_bytes_raw(b, p, n);
+	if (pbw_open(b, field, n))
+		pbw_put_bytes_raw(b, p, n);
 }
 
 /* The bytes a varint field takes, tag included. */
