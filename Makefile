@@ -470,7 +470,7 @@ $(OUTPUT)/loss/%: testsuite/loss/%.c | $(OUTPUT)/loss
 # Stack tests: one program, four builds; a submit from a library of ours.
 STACKPROGS := $(addprefix $(OUTPUT)/stacks/,overlap_nofp overlap_fp overlap_nopie \
 	overlap_static stack_lib overlap_stripped held_overlap stack_chains \
-	stack_cut)
+	stack_cut stack_reuse)
 all: $(STACKPROGS)
 $(OUTPUT)/stacks:
 	@mkdir -p $@
@@ -504,6 +504,9 @@ $(OUTPUT)/stacks/stack_chains: testsuite/stacks/stack_chains.c | $(OUTPUT)/stack
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/stack_cut: testsuite/stacks/stack_cut.c | $(OUTPUT)/stacks
+	$(call msg,CC,$@)
+	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
+$(OUTPUT)/stacks/stack_reuse: testsuite/stacks/stack_reuse.c | $(OUTPUT)/stacks
 	$(call msg,CC,$@)
 	@$(CC) -O2 -g $(PROG_DEPS) -o $@ $< -luring
 $(OUTPUT)/stacks/libucsubmit.so: testsuite/stacks/libucsubmit.c | $(OUTPUT)/stacks

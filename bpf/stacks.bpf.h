@@ -307,19 +307,71 @@ static long vma_end_cb(struct task_struct *task, struct vm_area_struct *vma,
 }
 
 /*
- * Per call site, how many bytes of its copy the unwind needs (struct
- * uc_stack_bound_key in uringcheck.h; user space learns and installs
- * them, checker/stack_bounds.c). At fio's iodepth 1 the 8 KiB copy into
- * a cold slot of the store was most of a capture's cost; the unwind
- * there reads a fraction of it. LRU: an evicted site is copied whole
- * and learned again. Shared by every session (the key has the session).
+ * Per call site, how many bytes of its copy the unwind needs, and what
+ * decides its frames (struct uc_stack_site in uringcheck.h; user space
+ * learns and installs them, checker/stack_bounds.c). At fio's iodepth 1
+ * the 8 KiB copy into a cold slot of the store was most of a capture's
+ * cost; the unwind there reads a fraction of it, and a few words of that
+ * decide the frames. LRU: an evicted site is copied whole and learned
+ * again. Shared by every session (the key has the session).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, struct uc_stack_bound_key);
-	__type(value, __u32);
+	__type(value, struct uc_stack_site);
 } stack_bounds SEC(".maps");
+
+/* Where a site's deciders are compared: this CPU's copy of the stack's
+ * first bytes, rewritten at every capture, so it stays in the cache. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[UC_STACK_BYTES]);
+} site_scratch SEC(".maps");
+
+/*
+ * Does the current capture have @site's frames? Its deciders (the words
+ * and callee-saved registers that decide the unwind, learned by
+ * perturbing the site's first capture: symbolize/unwind_deciders.h) are
+ * compared; the process image, ip and sp are the same already (the key,
+ * and exec_id). Any doubt (a fault, a word out of the copy) is a no.
+ */
+static __always_inline bool site_matches(const struct uc_stack_site *site,
+					 struct task_struct *task, struct pt_regs *regs,
+					 __u64 sp)
+{
+	__u32 zero = 0, span = site->span, n = site->nwords, i;
+	__u8 m = site->regmask;
+	__u8 *buf;
+
+	if ((!n && !m) || site->exec_id != task->self_exec_id)
+		return false;
+	if (((m & 0x04) && UC_REG(regs, bp) != site->regs[2]) ||
+	    ((m & 0x08) && UC_REG(regs, bx) != site->regs[3]) ||
+	    ((m & 0x10) && UC_REG(regs, r12) != site->regs[4]) ||
+	    ((m & 0x20) && UC_REG(regs, r13) != site->regs[5]) ||
+	    ((m & 0x40) && UC_REG(regs, r14) != site->regs[6]) ||
+	    ((m & 0x80) && UC_REG(regs, r15) != site->regs[7]))
+		return false;
+	if (!n)
+		return true;
+	buf = bpf_map_lookup_elem(&site_scratch, &zero);
+	if (!buf || span > UC_STACK_BYTES || bpf_probe_read_user(buf, span, (void *)sp))
+		return false;
+	for (i = 0; i < UC_SITE_WORDS; i++) {
+		__u32 off;
+
+		if (i >= n)
+			break;
+		off = site->off[i];
+		if (off + 8 > span ||
+		    *(__u64 *)(buf + (off & (UC_STACK_BYTES - 8))) != site->val[i])
+			return false;
+	}
+	return true;
+}
 
 /* capture_stack lies on sys_enter's deepest call chain (6.1: 512 bytes
  * for a chain): the key lives in a per-CPU slot, not on the stack. */
@@ -358,7 +410,9 @@ static long stack_piece(__u64 i, struct stack_copy *c)
 	return 0;
 }
 
-/* Captures the current thread's user stack; returns its id, 0 if off.
+/* Captures the current thread's user stack; returns its id, 0 if off,
+ * or the id of its call site's kept capture when the site's deciders
+ * are equal (site_matches: then nothing is copied).
  * Global: verified once per program, not once per caller state (it is
  * reached from several places in the syscall and submit programs). */
 __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
@@ -366,6 +420,8 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct uc_session_cfg *cfg = session_cfg(sid);
+	struct uc_stack_bound_key *k;
+	struct uc_stack_site *site = NULL;
 	__u64 sp, end = 0, id, *cursor;
 	struct uc_stack *st;
 	__u32 len, off = 0, slot, slot0 = 0;
@@ -374,6 +430,19 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	if (!cfg || !cfg->stack_bytes)
 		return 0;
 	len = cfg->stack_bytes;
+	sp = UC_REG(regs, sp);
+	/* What user space learned of this call site, if anything: a
+	 * capture with the same frames to hand out, or a bound. */
+	k = bpf_map_lookup_elem(&bound_key_scratch, &slot0);
+	if (k) {
+		k->session = sid;
+		k->tgid = tgid;
+		k->ip = UC_REG(regs, ip);
+		k->sp = sp;
+		site = bpf_map_lookup_elem(&stack_bounds, k);
+	}
+	if (site && site_matches(site, task, regs, sp))
+		return site->id;
 	/* The session's own store and cursor; none: no stack (its instance
 	 * is setting up or has left). */
 	store = bpf_map_lookup_elem(&stack_stores, &sid);
@@ -394,34 +463,23 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 	 * an eighth of a capture's CPU time in perf, fio at iodepth 1). */
 	fill_hdr_at(&st->hdr, 0, tgid, 0);
 	st->regs[0] = UC_REG(regs, ip);
-	st->regs[1] = sp = UC_REG(regs, sp);
+	st->regs[1] = sp;
 	st->regs[2] = UC_REG(regs, bp);
 	st->regs[3] = UC_REG(regs, bx);
 	st->regs[4] = UC_REG(regs, r12);
 	st->regs[5] = UC_REG(regs, r13);
 	st->regs[6] = UC_REG(regs, r14);
 	st->regs[7] = UC_REG(regs, r15);
+	st->exec_id = task->self_exec_id;
 	/* The part this call site's unwind needs, if learned: user space
 	 * installs a bound only below that capture's length, which stopped
 	 * at the stack's end, so the VMA lookup is not needed then (a read
 	 * that faults anyway falls back to the pieces below). */
 	st->flags = 0;
-	{
-		struct uc_stack_bound_key *k = bpf_map_lookup_elem(&bound_key_scratch, &slot0);
-		__u32 *bound = NULL;
-
-		if (k) {
-			k->session = sid;
-			k->tgid = tgid;
-			k->ip = st->regs[0];
-			k->sp = sp;
-			bound = bpf_map_lookup_elem(&stack_bounds, k);
-		}
-		if (bound && *bound < len) {
-			len = *bound;
-			st->flags = UC_STACK_CUT;
-			goto copy;
-		}
+	if (site && site->bound && site->bound < len) {
+		len = site->bound;
+		st->flags = UC_STACK_CUT;
+		goto copy;
 	}
 	/* Stop at the stack's end when the VMA can be looked up (it needs
 	 * the mmap lock, taken only if free); either way copy in pieces,

@@ -557,6 +557,7 @@ struct uc_stack {
 	__u64 regs[8];
 	__u32 len;
 	__u32 flags;		/* UC_STACK_CUT */
+	__u64 exec_id;		/* the thread's process image (self_exec_id) */
 	__u8 data[UC_STACK_BYTES];
 };
 
@@ -576,6 +577,38 @@ struct uc_stack_bound_key {
 	__u32 tgid;
 	__u64 ip;
 	__u64 sp;
+};
+
+/*
+ * What user space learned of a call site (stack_bounds, keyed as above):
+ * the bound, and the site's deciders when it found them
+ * (symbolize/unwind_deciders.h): the stack words and callee-saved
+ * registers that decide its frames. A capture there whose deciders equal
+ * these, in the same process image, has the same frames as the capture
+ * they were learned from: it takes @id, a capture user space keeps, and
+ * copies nothing. The words are compared in a per-CPU copy of
+ * [sp, sp + span): hot memory, where a new capture's slot is cold.
+ */
+#define UC_SITE_WORDS		24
+/* Ids of kept site captures: never a store id (a session's count). */
+#define UC_STACK_SITE_ID	(1ULL << 62)
+/* One capture, one call: a site's kept capture is shared by many calls. */
+static inline int uc_stack_id_is_call(__u64 id)
+{
+	return id && !(id & UC_STACK_SITE_ID);
+}
+struct uc_stack_site {
+	__u32 bound;		/* bytes to copy, 0: --stack-size's */
+	__u16 nwords;		/* deciders, 0 with no regs: none known */
+	__u8 regmask;		/* bit i: regs[i] decides too */
+	__u8 pad;
+	__u32 span;		/* the deciders lie in [sp, sp + span) */
+	__u32 pad2;
+	__u64 exec_id;		/* of the capture they were learned from */
+	__u64 id;		/* UC_STACK_SITE_ID | n */
+	__u64 regs[8];
+	__u16 off[UC_SITE_WORDS];	/* from sp, 8-aligned */
+	__u64 val[UC_SITE_WORDS];
 };
 
 /* One file-backed mapping, sent for a process before its first stack so

@@ -111,11 +111,12 @@ static const struct uc_stack *stack_slot(void *sess, uint32_t index)
 	return session_stack_slot(sess, index);
 }
 
-static int stack_bound(void *sess, const struct uc_stack_bound_key *k, uint32_t bound)
+static int stack_bound(void *sess, const struct uc_stack_bound_key *k,
+		       const struct uc_stack_site *site)
 {
 	struct uc_stack_bound_key key = *k;
 
-	return session_stack_bound(sess, &key, bound);
+	return session_stack_bound(sess, &key, site);
 }
 
 static void on_event(void *arg, const void *data, size_t size)
@@ -608,7 +609,7 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	uint64_t v[UC_STAT__COUNT];
 	int n = 0;
 
-	if (max < UC_STAT__COUNT + 13 + UC_EV_TYPES + 3)
+	if (max < UC_STAT__COUNT + 17 + UC_EV_TYPES + 3)
 		return 0;
 	session_counters(&c->sess, v);
 	for (int i = 0; i < UC_STAT__COUNT; i++)
@@ -627,6 +628,11 @@ static int check_json_counters(void *state, struct uc_json_counter *out, int max
 	out[n++] = (struct uc_json_counter){ "stack_bounds_installed", ck->stacks.bounds.installed };
 	out[n++] = (struct uc_json_counter){ "stacks_cut_short", ck->stacks.bounds.cut_short };
 	out[n++] = (struct uc_json_counter){ "stacks_bounded", ck->stacks.bounds.bounded };
+	out[n++] = (struct uc_json_counter){ "stack_sites_kept",
+					     ck->stacks.bounds.with_deciders };
+	out[n++] = (struct uc_json_counter){ "stacks_reused", ck->stacks.bounds.reused };
+	out[n++] = (struct uc_json_counter){ "stack_sites_relearned", ck->stacks.bounds.relearned };
+	out[n++] = (struct uc_json_counter){ "stacks_site_let_go", ck->stacks.site_gone };
 	out[n++] = (struct uc_json_counter){ "hook_runs_skipped", c->hook_misses };
 	n += evidence_json_counters(&ck->ev, out + n, UC_EV_TYPES + 3, lost_names);
 	return n;

@@ -463,15 +463,16 @@ int session_take_lost_ends(struct uc_session *s, uc_lost_end_fn fn, void *arg)
  * is mapped when one of its slots is first read; a short run maps one or
  * two, a long one ends up with them all.
  */
-int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k, uint32_t bound)
+int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k,
+			const struct uc_stack_site *site)
 {
 	int fd = s->skel ? bpf_map__fd(s->skel->maps.stack_bounds) : -1;
 
 	if (fd < 0)
 		return -1;
 	k->session = s->slot;
-	return bound ? bpf_map_update_elem(fd, k, &bound, BPF_ANY)
-		     : bpf_map_delete_elem(fd, k);
+	return site ? bpf_map_update_elem(fd, k, site, BPF_ANY)
+		    : bpf_map_delete_elem(fd, k);
 }
 
 const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index)

@@ -117,11 +117,13 @@ bool session_in_flight(struct uc_session *s, uint64_t req, uint64_t seq);
  * uringcheck.h, bpf/stacks.bpf.h); its window of slots is mapped on
  * first use. NULL if it cannot be. */
 const struct uc_stack *session_stack_slot(struct uc_session *s, uint32_t index);
-/* Installs @bound as the copy bound of call site @k (its session made
- * this session's), 0: removes it (bpf/stacks.bpf.h, stack_bounds).
- * 0 on success. */
+/* Installs what was learned of call site @k (its session made this
+ * session's): its bound and deciders; NULL removes it (bpf/stacks.bpf.h,
+ * stack_bounds). 0 on success. */
 struct uc_stack_bound_key;
-int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k, uint32_t bound);
+struct uc_stack_site;
+int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k,
+			const struct uc_stack_site *site);
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 /*
  * Runs of this session's programs the kernel skipped: a program's run on a

@@ -7,11 +7,16 @@
 
 #include "../reports/dedup.h"
 #include "../symbolize/unwind.h"
+#include "../symbolize/unwind_deciders.h"
 #include "xalloc.h"
+
+_Static_assert(UC_DECIDER_WORDS == UC_SITE_WORDS, "the kernel's table holds every decider");
 
 struct bound_site {
 	struct uc_stack_bound_key key;
 	bool installed;
+	uint64_t id;			/* its kept capture's, 0: none */
+	unsigned misses;		/* captures since its last reuse */
 };
 
 /* A process's sites, to forget them at its exec or exit. */
@@ -49,7 +54,9 @@ static void site_drop(struct uc_stack_bounds *b, uint64_t h)
 	if (!s)
 		return;
 	if (s->installed && b->install)
-		b->install(b->ctx, &s->key, 0);
+		b->install(b->ctx, &s->key, NULL);
+	if (s->id && b->retire)
+		b->retire(b->retire_ctx, s->id);
 	free(s);
 	b->nsites--;
 }
@@ -61,16 +68,19 @@ bool stack_bounds_wanted(const struct uc_stack_bounds *b, uint32_t tgid, uint64_
 	       !u64map_get(&b->sites, site_hash(tgid, ip, sp));
 }
 
-void stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp,
-			uint32_t len, const struct uc_unwind_info *info)
+uint64_t stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
+			    uint64_t sp, uint32_t len, const struct uc_unwind_info *info,
+			    const struct uc_deciders *dec, const uint64_t regs[8],
+			    const void *stack, uint64_t exec_id)
 {
 	uint64_t h = site_hash(tgid, ip, sp);
+	struct uc_stack_site site = { 0 };
 	struct bound_site *s;
 	struct bound_proc *p;
 	uint64_t bound;
 
 	if (!stack_bounds_wanted(b, tgid, ip, sp))
-		return;
+		return 0;
 	/* Known from now on, bound or not: one learning unwind a site. */
 	s = xcalloc(1, sizeof(*s));
 	s->key = (struct uc_stack_bound_key){ .session = b->session, .tgid = tgid,
@@ -95,15 +105,51 @@ void stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, u
 	 * site copied whole: fewer, larger frames at the same sp would need
 	 * more. */
 	if (!info->outermost || info->ran_out)
-		return;
+		return 0;
 	bound = (info->need + UC_BOUND_MARGIN + 63) & ~(uint64_t)63;
 	/* Below the copy it learned from, which stopped at the stack's end:
 	 * the kernel side then skips looking that end up (stacks.bpf.h). */
-	if (bound >= len)
-		return;
-	if (!b->install(b->ctx, &s->key, (uint32_t)bound)) {
-		s->installed = true;
-		b->installed++;
+	if (bound < len)
+		site.bound = (uint32_t)bound;
+	if (dec && (dec->nwords || dec->regs) && dec->span <= len) {
+		site.nwords = (uint16_t)dec->nwords;
+		site.regmask = dec->regs;
+		site.span = dec->span;
+		site.exec_id = exec_id;
+		site.id = UC_STACK_SITE_ID | ++b->next_site;
+		memcpy(site.regs, regs, sizeof(site.regs));
+		for (unsigned i = 0; i < dec->nwords; i++) {
+			site.off[i] = dec->off[i];
+			memcpy(&site.val[i], (const unsigned char *)stack + dec->off[i], 8);
+		}
+	}
+	if ((!site.bound && !site.id) || b->install(b->ctx, &s->key, &site))
+		return 0;
+	s->installed = true;
+	b->installed += site.bound != 0;
+	b->with_deciders += site.id != 0;
+	s->id = site.id;
+	return site.id;
+}
+
+void stack_bounds_reused(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp)
+{
+	struct bound_site *s = u64map_get(&b->sites, site_hash(tgid, ip, sp));
+
+	if (s)
+		s->misses = 0;
+}
+
+void stack_bounds_missed(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp)
+{
+	uint64_t h = site_hash(tgid, ip, sp);
+	struct bound_site *s = u64map_get(&b->sites, h);
+
+	/* Another chain reaches the site more often than the kept one: the
+	 * next capture (whole, the site's entry gone) is learned from. */
+	if (s && s->id && ++s->misses >= UC_SITE_MISSES) {
+		b->relearned++;
+		site_drop(b, h);
 	}
 }
 

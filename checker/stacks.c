@@ -12,6 +12,7 @@
 #include "../symbolize/symbolize.h"
 #include "../reports/suppressions.h"
 #include "../symbolize/unwind.h"
+#include "../symbolize/unwind_deciders.h"
 #include "uringcheck.h"
 #include "xalloc.h"
 #include "../reports/dedup.h"
@@ -26,6 +27,7 @@ struct uc_capture {
 	uint64_t site_key;		/* stacks_site_key, once computed */
 	bool site_known;
 	uint64_t id;
+	uint64_t exec_id;		/* the process image it was taken in */
 	bool in_store;			/* bytes not copied yet (materialize) */
 	bool cut;			/* copy stopped at a learned bound */
 };
@@ -36,6 +38,8 @@ struct pending_maps {
 	size_t n;
 };
 
+static void site_retire(void *ctx, uint64_t id);
+
 void stacks_init(struct uc_stacks *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -44,6 +48,8 @@ void stacks_init(struct uc_stacks *s)
 	u64map_init(&s->capture_maps);
 	s->maps = uc_maps_cache_new();
 	stack_bounds_init(&s->bounds);
+	s->bounds.retire = site_retire;
+	s->bounds.retire_ctx = s;
 }
 
 static void capture_free(struct uc_capture *c)
@@ -270,19 +276,53 @@ void stacks_attach_store(struct uc_stacks *s,
  * The first capture of a call site (process, ip, sp) is unwound now, to
  * learn how much of the copy its unwind reads (stack_bounds.h): later
  * captures there copy that much. A capture cut at such a bound is not
- * learned from (it cannot show that the site needs more).
+ * learned from (it cannot show that the site needs more). If the words
+ * and registers that decide its frames are found, the site's later
+ * captures with the same ones take this capture's frames instead of a
+ * copy: it is kept under the site's id for as long as the site is.
  */
 static void learn_bound(struct uc_stacks *s, struct uc_capture *c)
 {
 	struct uc_unwind_info info;
-	uint64_t pcs[UC_MAX_FRAMES];
+	struct uc_deciders dec;
+	uint64_t pcs[UC_MAX_FRAMES], site;
+	bool have_dec;
 
 	if (c->cut || !c->maps ||
 	    !stack_bounds_wanted(&s->bounds, c->tgid, c->regs.ip, c->regs.sp) ||
 	    !materialize(s, c))
 		return;
 	uc_unwind_info(c->maps, &c->regs, c->data, c->len, pcs, UC_MAX_FRAMES, &info);
-	stack_bounds_learn(&s->bounds, c->tgid, c->regs.ip, c->regs.sp, c->len, &info);
+	have_dec = uc_unwind_deciders(c->maps, &c->regs, c->data, c->len, &dec);
+	site = stack_bounds_learn(&s->bounds, c->tgid, c->regs.ip, c->regs.sp, c->len, &info,
+				  have_dec ? &dec : NULL, (const uint64_t *)&c->regs, c->data,
+				  c->exec_id);
+	if (site) {
+		struct uc_capture *k = xcalloc(1, sizeof(*k));
+
+		*k = *c;
+		k->id = site;
+		k->refs = 1;		/* the site's */
+		k->data = xmalloc(c->len ? c->len : 1);
+		memcpy(k->data, c->data, c->len);
+		k->maps = c->maps ? uc_maps_ref(c->maps) : NULL;
+		u64map_put(&s->by_id, site, k);
+	}
+}
+
+/* The site's kept capture is handed out no more; records already read
+ * hold their own references, and the newest retired ones are held a
+ * while longer for the records still in the event buffer. */
+static void site_retire(void *ctx, uint64_t id)
+{
+	struct uc_stacks *s = ctx;
+
+	if (s->nretired == UC_SITES_RETIRED) {
+		stacks_unref(s, s->retired[s->retired_head]);
+		s->retired_head = (s->retired_head + 1) % UC_SITES_RETIRED;
+		s->nretired--;
+	}
+	s->retired[(s->retired_head + s->nretired++) % UC_SITES_RETIRED] = id;
 }
 
 void stacks_fetch(struct uc_stacks *s, uint64_t id)
@@ -291,6 +331,16 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	struct uc_capture *c;
 	struct uc_maps *m;
 
+	if (id & UC_STACK_SITE_ID) {
+		/* A site's kept capture: nothing in the store. */
+		c = u64map_get(&s->by_id, id);
+		s->bounds.reused++;
+		if (c)
+			stack_bounds_reused(&s->bounds, c->tgid, c->regs.ip, c->regs.sp);
+		else
+			s->site_gone++;
+		return;
+	}
 	if (!id || u64map_get(&s->by_id, id))
 		return;
 	if (id > s->fetched_hi)
@@ -307,6 +357,7 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	c->id = id;
 	c->tgid = st->hdr.tgid;
 	memcpy(&c->regs, st->regs, sizeof(c->regs));
+	c->exec_id = st->exec_id;
 	c->cut = st->flags & UC_STACK_CUT;
 	s->bounds.bounded += c->cut;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -317,6 +368,8 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	}
 	c->in_store = true;
 	lazy_push(s, id);
+	if (c->cut)
+		stack_bounds_missed(&s->bounds, c->tgid, c->regs.ip, c->regs.sp);
 	/* The mappings sent just before this stack (a process's first), or
 	 * the snapshot of the process as it is now; a pc outside it means a
 	 * library appeared since. */
@@ -465,8 +518,11 @@ void stacks_print(void *stacks, FILE *out, uint64_t id, const char *no_stack)
 	if (!c) {
 		if (id)
 			s->unavailable++;
-		uc_print_no_stack(out, id ? "not kept: the stack store had moved on before "
-				  "the checker read it (it fell behind)" : no_stack);
+		uc_print_no_stack(out, !id ? no_stack : (id & UC_STACK_SITE_ID) ?
+				  "not kept: the frames of its call site were let go (the "
+				  "process exec'd or exited) before the checker read it" :
+				  "not kept: the stack store had moved on before "
+				  "the checker read it (it fell behind)");
 		return;
 	}
 	{

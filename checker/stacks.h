@@ -18,6 +18,10 @@
 
 struct uc_maps_cache;
 
+/* Site captures kept after their site is forgotten (an exec, an exit, a
+ * stack that ran off its bound), for records read after that. */
+#define UC_SITES_RETIRED	64
+
 struct uc_stacks {
 	struct u64map by_id;		/* id -> struct uc_capture */
 	struct u64map pending_maps;	/* tgid -> mappings before a stack */
@@ -35,6 +39,11 @@ struct uc_stacks {
 	uint64_t *lazy;			/* ids not copied yet, oldest first */
 	size_t lazy_head, nlazy, lazy_cap;
 	struct uc_stack_bounds bounds;	/* copy bounds learned per site */
+	/* Kept captures of sites no longer handed out, still held for the
+	 * records already in the event buffer that name them, oldest first */
+	uint64_t retired[UC_SITES_RETIRED];
+	size_t retired_head, nretired;
+	uint64_t site_gone;		/* records naming one let go */
 };
 
 struct uc_stack;

@@ -30,6 +30,11 @@ struct uc_dw {
 	 * (from sp), and whether it read above the copy (unwind.h). */
 	size_t stack_need;
 	bool ran_out;
+	/* When set, the offset from sp of each word it read of the copy,
+	 * in order, at most reads_max (reads_over: more were read). */
+	uint16_t *reads;
+	size_t nreads, reads_max;
+	bool reads_over;
 	/* Demangled names made by symbolize.c, keyed by the mangled
 	 * string's address (stable: it lives in the debug data). */
 	struct uc_dw_name { const char *key; char *val; } *names;

@@ -58,6 +58,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 		memcpy(result, dw->stack + (addr - sp), 8);
 		if (addr - sp + 8 > dw->stack_need)
 			dw->stack_need = addr - sp + 8;
+		if (dw->reads) {
+			if (dw->nreads < dw->reads_max)
+				dw->reads[dw->nreads++] = (uint16_t)(addr - sp);
+			else
+				dw->reads_over = true;
+		}
 		return true;
 	}
 	/* Above the copy but where a longer one would have reached: the
@@ -135,10 +141,20 @@ int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
 		   const void *stack, size_t len, uint64_t *pcs, int max,
 		   struct uc_unwind_info *info)
 {
+	return uc_unwind_reads(m, regs, stack, len, pcs, max, info, NULL, 0, NULL);
+}
+
+int uc_unwind_reads(struct uc_maps *m, const struct uc_user_regs *regs,
+		    const void *stack, size_t len, uint64_t *pcs, int max,
+		    struct uc_unwind_info *info, uint16_t *reads, size_t reads_max,
+		    size_t *nreads)
+{
 	int rc;
 
 	if (info)
 		memset(info, 0, sizeof(*info));
+	if (nreads)
+		*nreads = 0;
 	if (!m || !regs || (!pcs && max > 0)) {
 		errno = EINVAL;
 		return -1;
@@ -165,6 +181,10 @@ int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
 	dw->stack_len = stack ? len : 0;
 	dw->stack_need = 0;
 	dw->ran_out = false;
+	dw->reads = reads;
+	dw->reads_max = reads_max;
+	dw->nreads = 0;
+	dw->reads_over = false;
 	struct collect c = { .pcs = pcs, .max = max };
 	/* Ends with an error at the first frame that cannot be unwound
 	 * (stack copy exhausted, no CFI, pc outside every module): what
@@ -177,9 +197,12 @@ int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
 		info->ran_out = dw->ran_out;
 		info->outermost = rc == 0 || (rc == DWARF_CB_ABORT && !c.full);
 	}
+	if (nreads)
+		*nreads = dw->reads_over ? reads_max + 1 : dw->nreads;
 	dw->regs = NULL;
 	dw->stack = NULL;
 	dw->stack_len = 0;
+	dw->reads = NULL;
 	if (c.n == 0)
 		pcs[c.n++] = regs->ip;
 	return c.n;

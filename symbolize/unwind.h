@@ -83,5 +83,12 @@ struct uc_unwind_info {
 int uc_unwind_info(struct uc_maps *m, const struct uc_user_regs *regs,
 		   const void *stack, size_t len, uint64_t *pcs, int max,
 		   struct uc_unwind_info *info);
+/* uc_unwind_info, also listing in @reads (at most @reads_max, in order,
+ * repeats included) the offset from sp of each word it read of the copy;
+ * *@nreads is how many, @reads_max + 1 if there were more. */
+int uc_unwind_reads(struct uc_maps *m, const struct uc_user_regs *regs,
+		    const void *stack, size_t len, uint64_t *pcs, int max,
+		    struct uc_unwind_info *info, uint16_t *reads, size_t reads_max,
+		    size_t *nreads);
 
 #endif

@@ -1045,7 +1045,9 @@ if want "stacks: one call site, other callers"; then
 import json, sys
 c = json.load(open(sys.argv[1]))["summary"]["counters"]
 if sys.argv[2] == "learned":
+    # the site's kept frames (via_a's) are never another chain's
     assert c["stack_bounds_installed"] >= 1 and c["stacks_bounded"] >= 2, c
+    assert c["stack_sites_kept"] >= 1 and c["stacks_reused"] == 0, c
 else:
     assert c["stack_bounds_installed"] == 0 and c["stacks_bounded"] == 0, c
 assert c["stacks_cut_short"] == 0, c
@@ -1055,6 +1057,51 @@ PY
 		pass "stacks: one call site, other callers: each report names its own caller (bounded copies, and --full-stacks)"
 	else
 		fail "stacks: one call site, other callers" "$ok" "$TMP/st.ch.$mode.log"
+	fi
+fi
+# Kept site frames (testsuite/stacks/stack_reuse.c): one call site taken
+# 12 times through via_a, then 12 through via_b (the same ip and sp,
+# other locals each time). Phase A's later captures take the first one's
+# kept frames; none of B's may take A's: every finding's stacks name the
+# caller that submitted it, in the counts the pairs give (66 within A,
+# 144 of B over A, 66 within B). After UC_SITE_MISSES B captures the site
+# is learned again, and B's last ones take B's frames. --full-stacks:
+# the same findings, nothing kept.
+if want "stacks: a site's kept frames"; then
+	ok=yes
+	for mode in kept full; do
+		opt=; [ $mode = full ] && opt=--full-stacks
+		$UC $opt --idle-reader=no --log-file="$TMP/st.ru.$mode.log" \
+			--json="$TMP/st.ru.$mode.json" .output/stacks/stack_reuse >/dev/null 2>&1
+		python3 - "$TMP/st.ru.$mode.json" $mode <<'PY' 2>>"$TMP/st.ru.$mode.log" || { ok="no ($mode)"; break; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = j["summary"]["counters"]
+pairs = {}
+for f in j["findings"]:
+    assert f["kind"] == "overlap", f["kind"]
+    who = []
+    for role, s in zip(("request", "in_flight"), f["stacks"]):
+        fns = [x.get("function") for x in s["frames"]]
+        via = [v for v in ("via_a", "via_b") if v in fns]
+        assert len(via) == 1 and "submit_one" in fns and "main" in fns, fns
+        # the representative's own request went through that caller
+        assert (int(f["evidence"][role]["user_data"], 16) < 12) == (via[0] == "via_a"), (role, f)
+        who.append(via[0][-1])
+    pairs["".join(who)] = pairs.get("".join(who), 0) + f["count"]
+assert pairs == {"aa": 66, "ba": 144, "bb": 66}, pairs
+if sys.argv[2] == "kept":
+    assert c["stack_sites_kept"] >= 2 and c["stacks_reused"] >= 12, c
+    assert c["stack_sites_relearned"] >= 1 and c["stacks_bounded"] >= 8, c
+else:
+    assert c["stack_sites_kept"] == 0 and c["stacks_reused"] == 0, c
+assert c["stacks_site_let_go"] == 0 and c["stacks_cut_short"] == 0, c
+PY
+	done
+	if [ "$ok" = yes ]; then
+		pass "stacks: a site's kept frames: later captures take them, another chain never does, and the site is learned again"
+	else
+		fail "stacks: a site's kept frames" "$ok" "$TMP/st.ru.$mode.log"
 	fi
 fi
 # Learned bounds at their edges (testsuite/stacks/stack_cut.c): a site
@@ -1089,11 +1136,12 @@ fi
 if want "stacks: beside a busy instance"; then
 	# Instances side by side share one set of programs, each its own
 	# stack store (bpf/stacks.bpf.h): a busy one (forked_randrw, an
-	# io_uring_enter every few requests, a capture each) cannot
+	# io_uring_enter every few requests, a capture each: --full-stacks,
+	# so that none takes a site's kept frames instead of a slot) cannot
 	# overwrite a quiet one's captures. The quiet one joins while the
 	# busy one runs; its first request waits 1.5 s in flight, its
 	# stack captured long before the report prints it.
-	$UC --keep-warm=0 --log-file="$TMP/st.busy.log" .output/loss/forked_randrw 2 50000000 \
+	$UC --full-stacks --keep-warm=0 --log-file="$TMP/st.busy.log" .output/loss/forked_randrw 2 50000000 \
 		>/dev/null 2>&1 &
 	busy=$!
 	for _ in $(seq 100); do pgrep -x -P $busy forked_randrw >/dev/null && break; sleep 0.05; done

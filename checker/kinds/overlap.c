@@ -26,10 +26,11 @@ static void describe(struct uc_finding *f, const struct uc_report *rep)
 	if (a->provided || b->provided)
 		uc_finding_text(f, "    (a provided buffer the kernel picked: both requests "
 				"held these bytes at once)\n");
-	else if (a->sqpoll && b->sqpoll && a->stack_id && a->stack_id == b->stack_id)
+	else if (a->sqpoll && b->sqpoll && uc_stack_id_is_call(a->stack_id) &&
+		 a->stack_id == b->stack_id)
 		/* SQPOLL: the stack is the call that published them */
 		uc_finding_text(f, "    (both published by one io_uring_submit call)\n");
-	else if ((a->stack_id && a->stack_id == b->stack_id) ||
+	else if ((uc_stack_id_is_call(a->stack_id) && a->stack_id == b->stack_id) ||
 		 (!a->sqpoll && a->tid == b->tid && a->submit_ts == b->submit_ts))
 		uc_finding_text(f, "    (both submitted by one io_uring_enter call)\n");
 	else

@@ -22,9 +22,10 @@ text = re.sub(r"0x[0-9a-fA-F]+", "0xADDR", text)
 text = re.sub(r'"(address|addr|start|end|pc|offset)":\s*\d+', r'"\1":N', text)
 # a site's hash mixes in module offsets of frames with no symbol
 text = re.sub(r'"uringcheckSite/v1":\s*"[0-9a-f]+"', '"uringcheckSite/v1":"H"', text)
-# learned copy bounds (checker/stack_bounds.h): how many, and how many
+# learned copy bounds and kept site frames (checker/stack_bounds.h): how
+# many, and how many
 # captures used one, depends on when the checker read the first capture
-text = re.sub(r'"(stack_bounds_installed|stacks_bounded)":\s*\d+', r'"\1":N', text)
+text = re.sub(r'"(stack_bounds_installed|stacks_bounded|stack_sites_kept|stacks_reused|stack_sites_relearned)":\s*\d+', r'"\1":N', text)
 # hook runs the kernel skipped (a preempted program run, anyone's, on a
 # preemptible kernel: docs/lost-events.md): machine-wide, not the case's
 text = re.sub(r'"hook_runs_skipped":\s*\d+', '"hook_runs_skipped":N', text)

@@ -47,6 +47,7 @@
 #include "../../../symbolize/runtime_frames.h"
 #include "../../../symbolize/symbolize.h"
 #include "../../../symbolize/unwind.h"
+#include "../../../symbolize/unwind_deciders.h"
 
 #define MAX_FLAT 128
 
@@ -349,6 +350,86 @@ static void check_need(struct uc_maps *m, const struct uct_record *r, const char
 	free(buf2);
 }
 
+/*
+ * Deciders (symbolize/unwind_deciders.h): the words and registers they
+ * name decide the frames. Everything else in the copy and the other
+ * callee-saved registers replaced with random values, three times, the
+ * frames stay; each decider word changed alone, they move. A capture
+ * whose unwind did not end at the outermost frame has none.
+ */
+static void check_deciders(struct uc_maps *m, const struct uct_record *r, const char *tag)
+{
+	uint64_t base[UC_MAX_FRAMES], pcs[UC_MAX_FRAMES];
+	struct uc_unwind_info info;
+	struct uc_deciders d;
+	unsigned char *st = malloc(r->stack_len + 8);
+	int nb = uc_unwind_info(m, &r->regs, r->stack, r->stack_len, base, UC_MAX_FRAMES, &info);
+	bool have = uc_unwind_deciders(m, &r->regs, r->stack, r->stack_len, &d);
+	bool want = info.outermost && !info.ran_out;
+	int kept_same = 0, moved = 0, n;
+
+	if (!st)
+		return;
+	if (!want) {
+		if (have)
+			fail("%s deciders: found for an unwind that did not end at the outermost "
+			     "frame", tag);
+		else
+			pass("%s deciders: none where the unwind stopped early", tag);
+		free(st);
+		return;
+	}
+	if (!have) {
+		/* not an error in itself (too many, or unaligned), but every
+		 * capture of these targets has them */
+		fail("%s deciders: none found (%d frames)", tag, nb);
+		free(st);
+		return;
+	}
+	srand(7);
+	for (int round = 0; round < 3; round++) {
+		struct uc_user_regs rr = r->regs;
+		uint64_t *reg = &rr.ip;
+
+		memcpy(st, r->stack, r->stack_len);
+		for (size_t off = 0; off + 8 <= r->stack_len; off += 8) {
+			bool dec = false;
+
+			for (unsigned i = 0; i < d.nwords; i++)
+				dec |= d.off[i] == off;
+			if (!dec) {
+				uint64_t v = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 7) ^
+					     (uint64_t)rand();
+				memcpy(st + off, &v, 8);
+			}
+		}
+		for (int i = 2; i < 8; i++)
+			if (!(d.regs & (1u << i)))
+				reg[i] ^= ((uint64_t)rand() << 31) | (uint64_t)rand();
+		n = uc_unwind(m, &rr, st, r->stack_len, pcs, UC_MAX_FRAMES);
+		kept_same += n == nb && !memcmp(pcs, base, (size_t)nb * sizeof(*pcs));
+	}
+	for (unsigned i = 0; i < d.nwords; i++) {
+		uint64_t v;
+
+		memcpy(st, r->stack, r->stack_len);
+		memcpy(&v, st + d.off[i], 8);
+		v ^= 0x1000;
+		memcpy(st + d.off[i], &v, 8);
+		n = uc_unwind(m, &r->regs, st, r->stack_len, pcs, UC_MAX_FRAMES);
+		moved += n != nb || memcmp(pcs, base, (size_t)nb * sizeof(*pcs));
+	}
+	if (kept_same == 3 && d.nwords >= 1 && moved == (int)d.nwords && d.span <= r->stack_len)
+		pass("%s deciders: %u words in %u bytes, regs %#x, of %d frames: the rest "
+		     "randomized the frames stay, each decider moves them", tag, d.nwords,
+		     d.span, d.regs, nb);
+	else
+		fail("%s deciders: %u words (span %u of %u), regs %#x: frames kept %d of 3 with "
+		     "the rest randomized, %d of %u deciders moved them", tag, d.nwords, d.span,
+		     r->stack_len, d.regs, kept_same, moved, d.nwords);
+	free(st);
+}
+
 /* ------------------------------------------------------------------ */
 /* A target in another process                                         */
 
@@ -551,6 +632,8 @@ static void run_target(const char *target, const char *plugin_dir, bool dead,
 			check_truncated(m, &recs[0], tag);
 			check_need(m, &recs[0], tag);
 		}
+		for (int i = 0; i < nrec; i++)
+			check_deciders(m, &recs[i], tag);
 	}
 reap:
 	if (write(in[1], "X", 1) != 1) {
