@@ -119,6 +119,16 @@ static int stack_bound(void *sess, const struct uc_stack_bound_key *k,
 	return session_stack_bound(sess, &key, site);
 }
 
+/* heap_libc_sent_fn: from the mapping records the kernel sent with the
+ * process's first ring (v6.7+), which wait there for its first stack. */
+static bool libc_sent(void *ctx, uint32_t tgid, struct heap_libc_sent *out)
+{
+	struct check_mode *c = ctx;
+
+	return stacks_sent_file(&c->check.ck.stacks, tgid, "libc.so.6", &out->inode,
+				out->path, sizeof(out->path));
+}
+
 static void on_event(void *arg, const void *data, size_t size)
 {
 	struct check_mode *c = arg;
@@ -135,12 +145,8 @@ static void on_event(void *arg, const void *data, size_t size)
 	}
 	/* A process's first ring: its libc looked at (heap_probes.h). */
 	if (size >= sizeof(struct uc_ring_create) && h->type == UC_EV_RING_CREATE) {
-		struct heap_libc_sent sent;
-		bool known = stacks_sent_file(&c->check.ck.stacks, h->tgid, "libc.so.6",
-					      &sent.inode, sent.path, sizeof(sent.path));
-
 		c->rings++;
-		heap_probes_process(&c->heap, h->tgid, known ? &sent : NULL);
+		heap_probes_process(&c->heap, h->tgid, libc_sent, c);
 		liburing_probes_process(&c->liburing, h->tgid);
 		/* its first SQPOLL ring: its liburing probed (sqpoll_probes.h) */
 		if (((const struct uc_ring_create *)data)->setup_flags & UC_SETUP_SQPOLL)
@@ -326,7 +332,7 @@ static void attached_follow(struct check_mode *c, pid_t pid)
 	 * probed now (it will make no first ring). */
 	stacks_process_seen(&c->check.ck.stacks, pid);
 	c->unanswered += ring_fds_snapshot(&c->check.fds, pid);
-	heap_probes_process(&c->heap, pid, NULL);
+	heap_probes_process(&c->heap, pid, NULL, NULL);
 	liburing_probes_process(&c->liburing, (uint32_t)pid);
 }
 

@@ -339,8 +339,8 @@ static bool heap_probes_attached_inode(const struct heap_probes *hp, uint64_t in
 	return false;
 }
 
-void heap_probes_process(struct heap_probes *hp, uint32_t tgid,
-			 const struct heap_libc_sent *sent)
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid, heap_libc_sent_fn sent,
+			 void *ctx)
 {
 	char libc[PATH_MAX], named[PATH_MAX], other[NAME_MAX + 1], why[256];
 	uintptr_t bits;
@@ -370,10 +370,16 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid,
 			unjudged(hp, HEAP_UNJUDGED_NO_GLIBC, tgid, NULL);
 		else if (!(bits & HEAP_PROC_ATTACHED))
 			unjudged(hp, HEAP_UNJUDGED_GONE, tgid, NULL);
-		else if (sent && !heap_probes_attached_inode(hp, sent->inode))
+		else {
 			/* the kernel saw it map a libc.so.6 other than the
 			 * one probed before it ran (a container's own) */
-			unjudged(hp, HEAP_UNJUDGED_OWN_GONE, tgid, sent->path);
+			struct heap_libc_sent *own = xmalloc(sizeof(*own));
+
+			if (sent && sent(ctx, tgid, own) &&
+			    !heap_probes_attached_inode(hp, own->inode))
+				unjudged(hp, HEAP_UNJUDGED_OWN_GONE, tgid, own->path);
+			free(own);
+		}
 		return;
 	}
 	if (!found) {
@@ -407,7 +413,7 @@ void heap_probes_process_shared(struct heap_probes *hp, uint32_t tgid)
 
 	if (!hp->judged || (proc_bits(hp, tgid) & HEAP_PROC_LOOKED))
 		return;
-	heap_probes_process(hp, tgid, NULL);
+	heap_probes_process(hp, tgid, NULL, NULL);
 	/* once a process, whatever the reason */
 	if (heap_probes_unjudged(hp) == before)
 		unjudged(hp, HEAP_UNJUDGED_SHARED, tgid, NULL);

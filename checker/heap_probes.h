@@ -98,14 +98,19 @@ struct heap_libc_sent {
 	char path[PATH_MAX];		/* as the process names it */
 };
 
+/* The libc.so.6 the kernel saw process @tgid map (its mapping records),
+ * into @out; false if not known. */
+typedef bool (*heap_libc_sent_fn)(void *ctx, uint32_t tgid, struct heap_libc_sent *out);
+
 /* Process @tgid created a ring: the first time, its own libc.so.6 probed
  * if it is another file, a process forked from the target probed from
  * now on; one whose releases are not judged (without glibc's libc.so.6,
  * with another allocator mapped, its probes refused, the target gone
- * before its own libc, @sent, could be probed) counted. @sent: NULL if
- * not known. */
-void heap_probes_process(struct heap_probes *hp, uint32_t tgid,
-			 const struct heap_libc_sent *sent);
+ * before its own libc, which @sent(@ctx) names, could be probed)
+ * counted. @sent: NULL if such records are not kept; asked only for a
+ * process gone before its first look. */
+void heap_probes_process(struct heap_probes *hp, uint32_t tgid, heap_libc_sent_fn sent,
+			 void *ctx);
 /* The processes counted unjudged, in total (--json). */
 uint64_t heap_probes_unjudged(const struct heap_probes *hp);
 /* ... told in one note line on @out, "==@pid==" first; nothing if none. */
