@@ -17,6 +17,7 @@ struct bound_site {
 	bool installed;
 	uint64_t id;			/* its kept capture's, 0: none */
 	unsigned misses;		/* captures since its last reuse */
+	bool learned;			/* false: seen once, not unwound */
 };
 
 /* A process's sites, to forget them at its exec or exit. */
@@ -61,28 +62,14 @@ static void site_drop(struct uc_stack_bounds *b, uint64_t h)
 	b->nsites--;
 }
 
-bool stack_bounds_wanted(const struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
-			 uint64_t sp)
-{
-	return b->install && b->nsites < UC_BOUND_SITES_MAX &&
-	       !u64map_get(&b->sites, site_hash(tgid, ip, sp));
-}
-
-uint64_t stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
-			    uint64_t sp, uint32_t len, const struct uc_unwind_info *info,
-			    const struct uc_deciders *dec, const uint64_t regs[8],
-			    const void *stack, uint64_t exec_id)
+/* A new site, not learned yet, in the process's list. */
+static struct bound_site *site_add(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
+				   uint64_t sp)
 {
 	uint64_t h = site_hash(tgid, ip, sp);
-	struct uc_stack_site site = { 0 };
-	struct bound_site *s;
+	struct bound_site *s = xcalloc(1, sizeof(*s));
 	struct bound_proc *p;
-	uint64_t bound;
 
-	if (!stack_bounds_wanted(b, tgid, ip, sp))
-		return 0;
-	/* Known from now on, bound or not: one learning unwind a site. */
-	s = xcalloc(1, sizeof(*s));
 	s->key = (struct uc_stack_bound_key){ .session = b->session, .tgid = tgid,
 					      .ip = ip, .sp = sp };
 	u64map_put(&b->sites, h, s);
@@ -97,6 +84,41 @@ uint64_t stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t i
 		p->hashes = xrealloc(p->hashes, p->cap * sizeof(*p->hashes));
 	}
 	p->hashes[p->n++] = h;
+	return s;
+}
+
+bool stack_bounds_wanted(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp)
+{
+	struct bound_site *s;
+
+	if (!b->install)
+		return false;
+	s = u64map_get(&b->sites, site_hash(tgid, ip, sp));
+	if (s)
+		return !s->learned;
+	/* The first capture at a site is only noted: most sites of a short
+	 * program are reached once, and a learning unwind costs the first
+	 * unwind of a snapshot (its modules' CFI, a debug file) and one
+	 * unwind per word for the deciders. */
+	if (b->nsites < UC_BOUND_SITES_MAX)
+		site_add(b, tgid, ip, sp);
+	return false;
+}
+
+uint64_t stack_bounds_learn(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
+			    uint64_t sp, uint32_t len, const struct uc_unwind_info *info,
+			    const struct uc_deciders *dec, const uint64_t regs[8],
+			    const void *stack, uint64_t exec_id)
+{
+	struct uc_stack_site site = { 0 };
+	struct bound_site *s;
+	uint64_t bound;
+
+	s = u64map_get(&b->sites, site_hash(tgid, ip, sp));
+	if (!b->install || !s || s->learned)
+		return 0;
+	/* Known from now on, bound or not: one learning unwind a site. */
+	s->learned = true;
 	/* Only an unwind that ended where the stack does shows what the
 	 * site needs: then another chain reaching the same ip and sp ends
 	 * at the same outermost frames (the top of its stack does not

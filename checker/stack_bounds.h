@@ -2,9 +2,10 @@
 /*
  * Learned copy bounds: how much of the stack each call site's unwind
  * needs, so that the BPF side copies that much, not --stack-size bytes
- * (bpf/stacks.bpf.h, stack_bounds). The first capture of each (process,
- * ip, sp) is unwound as it arrives; if that unwind reached the outermost
- * frame and read less than the copy, the bytes it read plus
+ * (bpf/stacks.bpf.h, stack_bounds). The second capture of each (process,
+ * ip, sp) is unwound as it arrives (the first is only noted: most sites
+ * of a short program are reached once); if that unwind reached the
+ * outermost frame and read less than the copy, the bytes it read plus
  * UC_BOUND_MARGIN become that site's bound. With the same ip and sp on
  * the same stack, any chain ends at the same outermost frames (the
  * stack's top does not move): only a stack whose top differs at the
@@ -69,9 +70,9 @@ void stack_bounds_clear(struct uc_stack_bounds *b);
 void stack_bounds_free(struct uc_stack_bounds *b);
 void stack_bounds_attach(struct uc_stack_bounds *b, uc_bound_install_fn fn, void *ctx,
 			 uint32_t session);
-/* Is a capture at (@tgid, @ip, @sp) worth unwinding to learn from? */
-bool stack_bounds_wanted(const struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip,
-			 uint64_t sp);
+/* Is a capture at (@tgid, @ip, @sp) worth unwinding to learn from? The
+ * site's second capture is: the first is only noted. */
+bool stack_bounds_wanted(struct uc_stack_bounds *b, uint32_t tgid, uint64_t ip, uint64_t sp);
 /* What a site's first capture taught: @info, its unwind of the @len
  * bytes copied; @dec (NULL: none found) its deciders, whose values are
  * read from @regs and @stack, in the image @exec_id. Returns the id the

@@ -1015,9 +1015,10 @@ if want "stacks: --stack-size=0"; then
 fi
 # Learned copy bounds (checker/stack_bounds.h): one call site, the same
 # sp, reached through two callers with frames of one size, 1 s apart
-# (the bound learned from the first capture before the next). Each
-# report names the caller that really submitted, at its line; the later
-# captures were copied up to the bound (stacks_bounded), and with
+# (the bound learned from the second capture, via_b's, before the
+# third). Each report names the caller that really submitted, at its
+# line; the last capture was copied up to the bound (stacks_bounded),
+# its deciders not the kept ones (another line of main), and with
 # --full-stacks none is, with the same frames. --idle-reader=no: the
 # three records are a trickle, so an idle-policy reader is never raised,
 # and any other load on the machine could hold it past the second (the
@@ -1046,7 +1047,7 @@ import json, sys
 c = json.load(open(sys.argv[1]))["summary"]["counters"]
 if sys.argv[2] == "learned":
     # the site's kept frames (via_a's) are never another chain's
-    assert c["stack_bounds_installed"] >= 1 and c["stacks_bounded"] >= 2, c
+    assert c["stack_bounds_installed"] >= 1 and c["stacks_bounded"] >= 1, c
     assert c["stack_sites_kept"] >= 1 and c["stacks_reused"] == 0, c
 else:
     assert c["stack_bounds_installed"] == 0 and c["stacks_bounded"] == 0, c
@@ -1060,13 +1061,13 @@ PY
 	fi
 fi
 # Kept site frames (testsuite/stacks/stack_reuse.c): one call site taken
-# 12 times through via_a, then 12 through via_b (the same ip and sp,
-# other locals each time). Phase A's later captures take the first one's
-# kept frames; none of B's may take A's: every finding's stacks name the
-# caller that submitted it, in the counts the pairs give (66 within A,
-# 144 of B over A, 66 within B). After UC_SITE_MISSES B captures the site
-# is learned again, and B's last ones take B's frames. --full-stacks:
-# the same findings, nothing kept.
+# 14 times through via_a, then 14 through via_b (the same ip and sp,
+# other locals each time). Phase A's captures after the learned second
+# take its kept frames; none of B's may take A's: every finding's stacks
+# name the caller that submitted it, in the counts the pairs give (91
+# within A, 196 of B over A, 91 within B). After UC_SITE_MISSES B
+# captures the site is learned again, and B's last ones take B's frames.
+# --full-stacks: the same findings, nothing kept.
 if want "stacks: a site's kept frames"; then
 	ok=yes
 	for mode in kept full; do
@@ -1086,10 +1087,10 @@ for f in j["findings"]:
         via = [v for v in ("via_a", "via_b") if v in fns]
         assert len(via) == 1 and "submit_one" in fns and "main" in fns, fns
         # the representative's own request went through that caller
-        assert (int(f["evidence"][role]["user_data"], 16) < 12) == (via[0] == "via_a"), (role, f)
+        assert (int(f["evidence"][role]["user_data"], 16) < 14) == (via[0] == "via_a"), (role, f)
         who.append(via[0][-1])
     pairs["".join(who)] = pairs.get("".join(who), 0) + f["count"]
-assert pairs == {"aa": 66, "ba": 144, "bb": 66}, pairs
+assert pairs == {"aa": 91, "ba": 196, "bb": 91}, pairs
 if sys.argv[2] == "kept":
     assert c["stack_sites_kept"] >= 2 and c["stacks_reused"] >= 12, c
     assert c["stack_sites_relearned"] >= 1 and c["stacks_bounded"] >= 8, c
@@ -1105,7 +1106,7 @@ PY
 	fi
 fi
 # Learned bounds at their edges (testsuite/stacks/stack_cut.c): a site
-# first reached through more than 32 frames is not learned (the next
+# learned from an unwind of more than 32 frames gets no bound (the next
 # chain there, fewer and larger frames, is whole); a coroutine stack of
 # another size at a learned ip and sp runs off the bound: the frames it
 # has are the submitting call's, then one line and a counted warning say
@@ -1124,7 +1125,7 @@ print(json.load(open(sys.argv[1]))["summary"]["counters"]["stacks_cut_short"])' 
 		"$TMP/st.cut.coro.log" &&
 	   grep -q "WARNING: uringcheck: 1 stacks printed cut short" "$TMP/st.cut.coro.log" &&
 	   [ "$(cut_n "$TMP/st.cut.coro.json")" = 1 ] &&
-	   [ "$(grep -c ' in co_a ' "$TMP/st.cut.coro.log")" = 1 ] &&
+	   [ "$(grep -c ' in co_a ' "$TMP/st.cut.coro.log")" -ge 1 ] &&
 	   ! grep -q ' in co_b ' "$TMP/st.cut.coro.log" &&
 	   grep -q "#[0-9]* 0x[0-9a-f]* in co_b $CU:[0-9]*\$" "$TMP/st.cut.full.log" &&
 	   ! grep -q "stack cut" "$TMP/st.cut.full.log"; then

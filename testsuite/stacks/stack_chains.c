@@ -5,12 +5,14 @@
  * submitted by submit_one (one io_uring_enter: the same ip), reached
  * through via_a or via_b, whose frames have the same size, so the
  * enter's sp is the same each time, and a second apart, so the checker
- * has learned the site's bound from the first capture before the next
- * is taken (300 ms was not always enough on a loaded CI runner, with the
- * reader at its own priority too):
- *   1. via_a, its locals filled with 'a'        (SITE:a1)
- *   2. via_b: another return address, other locals (SITE:b)
- *   3. via_a again, its locals filled with 'c'  (SITE:a2)
+ * has learned what it learns from one capture before the next is taken
+ * (300 ms was not always enough on a loaded CI runner, with the reader at
+ * its own priority too):
+ *   1. via_a, its locals filled with 'a'        (SITE:a1; only noted)
+ *   2. via_b: another return address, other locals (SITE:b; learned:
+ *      its bound, and its frames kept with their deciders)
+ *   3. via_a again, its locals filled with 'c'  (SITE:a2; copied up to
+ *      the bound: its deciders are not via_b's)
  * Each read overlaps the ones in flight: the reports must name via_b
  * and via_a at the lines they were called from, never one for the
  * other.

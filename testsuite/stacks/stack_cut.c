@@ -3,16 +3,17 @@
  * testsuite/run.sh, "stacks: learned bounds at their edges"). Reads into
  * buf from empty pipes, each submitted by submit_one from tramp, which
  * pads its frame with alloca down to one fixed address: the same ip and
- * sp whatever chain led there. A second between them, for the checker to
- * learn from each before the next.
- *   mode "deep": 40 small frames (small), then 5 frames of 1.2 KiB
- *     (big) at the same sp. The first unwind stops at the 32 frames a
+ * sp whatever chain led there. The checker learns from a site's second
+ * capture (its first is only noted), so the first chain submits twice;
+ * a second before the other chain, for the checker to learn.
+ *   mode "deep": 40 small frames (small), twice, then 5 frames of 1.2 KiB
+ *     (big) at the same sp. The learning unwind stops at the 32 frames a
  *     report prints, not at the outermost frame: nothing is learned
- *     from it, and the second stack is whole (main, SITE:b).
- *   mode "coro": on a coroutine stack of 10 KiB, then on one of 12 KiB
- *     over the same memory, at the same sp. The first
+ *     from it, and big's stack is whole (main, SITE:b).
+ *   mode "coro": on a coroutine stack of 10 KiB, twice, then on one of
+ *     12 KiB over the same memory, at the same sp. The learning
  *     unwind ends at the coroutine's outermost frame and is learned; the
- *     second stack's top lies past that bound: it shows tramp, and
+ *     last stack's top lies past that bound: it shows tramp, and
  *     ends early and says so (with --full-stacks: co_b, whole).
  */
 #include "../cases/uc_test.h"
@@ -23,7 +24,8 @@
 
 static char buf[4096];
 static struct io_uring ring;
-static int pipes[2][2];
+static int pipes[3][2];
+static int next_read;		/* the coroutines' request */
 static char *target;		/* where tramp's padding ends */
 static char cstack[16384] __attribute__((aligned(64)));
 static jmp_buf back;
@@ -73,13 +75,13 @@ static NOINL void big(int d, int n)
 
 static NOINL void co_a(void)
 {
-	tramp(0);
+	tramp(next_read++);
 	longjmp(back, 1);
 }
 
 static NOINL void co_b(void)
 {
-	tramp(1);
+	tramp(next_read++);
 	longjmp(back, 1);
 }
 
@@ -96,27 +98,32 @@ static NOINL void on_coroutine(void (*fn)(void), size_t size)
 
 int main(int argc, char **argv)
 {
-	const int want[2] = { 10, 20 };
+	const int want[3] = { 10, 20, 30 };
 	bool coro = argc > 1 && !strcmp(argv[1], "coro");
 	char top;
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		SYS(pipe(pipes[i]));
 	URING(io_uring_queue_init(8, &ring, 0));
 	if (coro) {
 		target = cstack + 8192;
 		on_coroutine(co_a, 10240); /* SITE:ca */
+		usleep(300000);
+		on_coroutine(co_a, 10240);
 		usleep(1000000);
 		on_coroutine(co_b, 12288); /* SITE:cb */
 	} else {
 		target = &top - 7168;
 		small(39, 0); /* SITE:a */
+		usleep(300000);
+		small(39, 1);
 		usleep(1000000);
-		big(4, 1); /* SITE:b */
+		big(4, 2); /* SITE:b */
 	}
 	feed(pipes[0][1], 10, 0);
 	feed(pipes[1][1], 20, 1);
-	reap(&ring, want, 2);
+	feed(pipes[2][1], 30, 2);
+	reap(&ring, want, 3);
 	io_uring_queue_exit(&ring);
 	return 0;
 }

@@ -4,19 +4,21 @@
  * kept frames"). Reads into buf from empty pipes stay in flight; each is
  * submitted by submit_one (one io_uring_enter: the same ip and sp every
  * time), with other locals and other callee-saved values each time.
- *   phase A: 12 reads through via_a. The first is learned (a second's
- *            pause); the others have its deciders (return addresses)
- *            and take its kept frames instead of a copy.
- *   phase B: 12 reads through via_b, whose frame has the same size: the
+ *   phase A: 14 reads through via_a. The first is noted and the second
+ *            learned (half a second after each); the others have its
+ *            deciders (return addresses) and take its kept frames
+ *            instead of a copy.
+ *   phase B: 14 reads through via_b, whose frame has the same size: the
  *            same site, another chain. None may take via_a's frames;
  *            after UC_SITE_MISSES of them the site is learned again
- *            from via_b, and the last ones take via_b's.
- * Each read overlaps every one in flight: 66 pairs within A, 144 of B
- * over A, 66 within B, whichever frames the checker kept.
+ *            from via_b (noted, then learned), and the last ones take
+ *            via_b's.
+ * Each read overlaps every one in flight: 91 pairs within A, 196 of B
+ * over A, 91 within B, whichever frames the checker kept.
  */
 #include "../cases/uc_test.h"
 
-#define PER_PHASE 12
+#define PER_PHASE 14
 
 static char buf[4096];
 static struct io_uring ring;
@@ -62,7 +64,7 @@ static __attribute__((noinline)) void phase(void (*via)(int), int first, unsigne
 {
 	for (int i = 0; i < PER_PHASE; i++) {
 		via(first + i);
-		usleep(50000 + (i == 0) * first_pause);
+		usleep(50000 + (i < 2) * first_pause);
 	}
 }
 
@@ -75,7 +77,7 @@ int main(void)
 		want[i] = 10 + i;
 	}
 	URING(io_uring_queue_init(64, &ring, 0));
-	phase(via_a, 0, 950000);
+	phase(via_a, 0, 450000);
 	phase(via_b, PER_PHASE, 0);
 	for (int i = 0; i < 2 * PER_PHASE; i++)
 		feed(pipes[i][1], (size_t)want[i], (unsigned)i);
