@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "heap_probes.h"
+#include "../lib/regular_file.h"
 #include "mapped_files.h"
 
 #include <bpf/bpf.h>
@@ -57,7 +58,7 @@
 static uint64_t free_skip(const char *path, uint64_t off)
 {
 	unsigned char b[9];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	ssize_t n;
 
 	if (fd < 0)
@@ -88,7 +89,7 @@ static struct heap_libc *libc_file(struct heap_probes *hp, const char *path)
 			return &hp->libs[i];
 	if (hp->nlibs == HEAP_PROBES_LIBS || elf_version(EV_CURRENT) == EV_NONE)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
 		return NULL;
 	l = &hp->libs[hp->nlibs];
@@ -268,7 +269,7 @@ static bool exe_static(const char *exe)
 
 	if (!exe || elf_version(EV_CURRENT) == EV_NONE)
 		return false;
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(exe);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);

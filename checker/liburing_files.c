@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "liburing_files.h"
+#include "../lib/regular_file.h"
 #include "mapped_files.h"
 
 #include <errno.h>
@@ -85,7 +86,7 @@ bool liburing_needed(const char *path)
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);

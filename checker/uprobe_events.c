@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "uprobe_events.h"
+#include "../lib/regular_file.h"
 
 #include "load.h"
 
@@ -96,7 +97,7 @@ void uprobe_file_func_offsets(const char *path, const char *const *names, int n,
 	memset(offs, 0, (size_t)n * sizeof(*offs));
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
 		return;
 	elf = elf_begin(fd, ELF_C_READ, NULL);

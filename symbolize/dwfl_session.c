@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "dwfl_session.h"
+#include "../lib/regular_file.h"
 #include "symbolize.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ static bool validate(Dwfl_Module *mod, int fd, GElf_Word crc)
 static int try_open(Dwfl_Module *mod, const char *path, GElf_Word crc,
 		    char **found)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
 		return -1;
 	/* crc 0: libdwfl is asking for the dwz alternate file, whose

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "proc_maps.h"
+#include "../lib/regular_file.h"
 #include "proc_maps_parse.h"
 
 #include <elf.h>
@@ -394,13 +395,13 @@ static struct uc_file *open_file(pid_t pid, const struct raw_map *r)
 	int fd;
 
 	snprintf(name, sizeof(name), "/proc/%d/map_files/%s", self, r->range);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(name);
 	if (fd < 0 && !r->deleted && is_file_path(r->path) &&
 	    snprintf(name, sizeof(name), "/proc/%d/root%s", self, r->path) <
 	    (int)sizeof(name))
-		fd = same_inode(open(name, O_RDONLY | O_CLOEXEC), r->inode);
+		fd = same_inode(open_regular(name), r->inode);
 	if (fd < 0 && !r->deleted)
-		fd = same_inode(open(r->path, O_RDONLY | O_CLOEXEC), r->inode);
+		fd = same_inode(open_regular(r->path), r->inode);
 	if (fd < 0)
 		return NULL;
 	return file_new(fd, r->dev, r->inode);
