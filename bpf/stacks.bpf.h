@@ -358,7 +358,12 @@ static __always_inline bool site_matches(const struct uc_stack_site *site,
 	if (!n)
 		return true;
 	buf = bpf_map_lookup_elem(&site_scratch, &zero);
-	if (!buf || span > UC_STACK_BYTES || bpf_probe_read_user(buf, span, (void *)sp))
+	if (!buf || !span || span > UC_STACK_BYTES)
+		return false;
+	/* The size bounded by a mask next to the call: 6.1's verifier lost
+	 * the comparison's bound when clang spilled span and filled it into
+	 * another register ("R2 unbounded memory access"). */
+	if (bpf_probe_read_user(buf, ((span - 1) & (UC_STACK_BYTES - 1)) + 1, (void *)sp))
 		return false;
 	for (i = 0; i < UC_SITE_WORDS; i++) {
 		__u32 off;
