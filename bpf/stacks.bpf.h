@@ -332,50 +332,60 @@ struct {
 } site_scratch SEC(".maps");
 
 /*
- * Does the current capture have @site's frames? Its deciders (the words
- * and callee-saved registers that decide the unwind, learned by
- * perturbing the site's first capture: symbolize/unwind_deciders.h) are
- * compared; the process image, ip and sp are the same already (the key,
- * and exec_id). Any doubt (a fault, a word out of the copy) is a no.
+ * The id of @site's kept capture if the current capture has its frames,
+ * else 0. Its deciders (the words and callee-saved registers that decide
+ * the unwind, learned by perturbing the site's learning capture:
+ * symbolize/unwind_deciders.h) are compared; the process image, ip and
+ * sp are the same already (the key, and exec_id). Any doubt (a fault, a
+ * word out of the copy) is a no.
  */
-static __always_inline bool site_matches(const struct uc_stack_site *site,
-					 struct task_struct *task, struct pt_regs *regs,
-					 __u64 sp)
+static __always_inline __u64 site_match(const struct uc_stack_site *site,
+					struct task_struct *task, struct pt_regs *regs,
+					__u64 ip, __u64 sp)
 {
 	__u32 zero = 0, span = site->span, n = site->nwords, i;
+	__u64 id = site->id;
 	__u8 m = site->regmask;
 	__u8 *buf;
 
 	if ((!n && !m) || site->exec_id != task->self_exec_id)
-		return false;
+		return 0;
 	if (((m & 0x04) && UC_REG(regs, bp) != site->regs[2]) ||
 	    ((m & 0x08) && UC_REG(regs, bx) != site->regs[3]) ||
 	    ((m & 0x10) && UC_REG(regs, r12) != site->regs[4]) ||
 	    ((m & 0x20) && UC_REG(regs, r13) != site->regs[5]) ||
 	    ((m & 0x40) && UC_REG(regs, r14) != site->regs[6]) ||
 	    ((m & 0x80) && UC_REG(regs, r15) != site->regs[7]))
-		return false;
-	if (!n)
-		return true;
-	buf = bpf_map_lookup_elem(&site_scratch, &zero);
-	if (!buf || !span || span > UC_STACK_BYTES)
-		return false;
-	/* The size bounded by a mask next to the call: 6.1's verifier lost
-	 * the comparison's bound when clang spilled span and filled it into
-	 * another register ("R2 unbounded memory access"). */
-	if (bpf_probe_read_user(buf, ((span - 1) & (UC_STACK_BYTES - 1)) + 1, (void *)sp))
-		return false;
-	for (i = 0; i < UC_SITE_WORDS; i++) {
-		__u32 off;
+		return 0;
+	if (n) {
+		buf = bpf_map_lookup_elem(&site_scratch, &zero);
+		if (!buf || !span || span > UC_STACK_BYTES)
+			return 0;
+		/* The size bounded by a mask next to the call: 6.1's verifier
+		 * lost the comparison's bound when clang spilled span and
+		 * filled it into another register ("R2 unbounded memory
+		 * access"). */
+		if (bpf_probe_read_user(buf, ((span - 1) & (UC_STACK_BYTES - 1)) + 1,
+					(void *)sp))
+			return 0;
+		for (i = 0; i < UC_SITE_WORDS; i++) {
+			__u32 off;
 
-		if (i >= n)
-			break;
-		off = site->off[i];
-		if (off + 8 > span ||
-		    *(__u64 *)(buf + (off & (UC_STACK_BYTES - 8))) != site->val[i])
-			return false;
+			if (i >= n)
+				break;
+			off = site->off[i];
+			if (off + 8 > span ||
+			    *(__u64 *)(buf + (off & (UC_STACK_BYTES - 8))) != site->val[i])
+				return 0;
+		}
 	}
-	return true;
+	/* An LRU hash's element is reused as soon as its key is deleted,
+	 * without waiting for readers: what was compared must still be
+	 * this site's entry (its ip and sp are regs[0] and regs[1]). */
+	asm volatile("" ::: "memory");
+	if (site->regs[0] != ip || site->regs[1] != sp || site->id != id)
+		return 0;
+	return id;
 }
 
 /* capture_stack lies on sys_enter's deepest call chain (6.1: 512 bytes
@@ -417,7 +427,7 @@ static long stack_piece(__u64 i, struct stack_copy *c)
 
 /* Captures the current thread's user stack; returns its id, 0 if off,
  * or the id of its call site's kept capture when the site's deciders
- * are equal (site_matches: then nothing is copied).
+ * are equal (site_match: then nothing is copied).
  * Global: verified once per program, not once per caller state (it is
  * reached from several places in the syscall and submit programs). */
 __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
@@ -446,8 +456,8 @@ __noinline __u64 capture_stack(__u32 sid, __u32 tgid)
 		k->sp = sp;
 		site = bpf_map_lookup_elem(&stack_bounds, k);
 	}
-	if (site && site_matches(site, task, regs, sp))
-		return site->id;
+	if (site && (id = site_match(site, task, regs, UC_REG(regs, ip), sp)))
+		return id;
 	/* The session's own store and cursor; none: no stack (its instance
 	 * is setting up or has left). */
 	store = bpf_map_lookup_elem(&stack_stores, &sid);

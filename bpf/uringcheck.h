@@ -590,7 +590,8 @@ struct uc_stack_bound_key {
  * [sp, sp + span): hot memory, where a new capture's slot is cold.
  */
 #define UC_SITE_WORDS		24
-/* Ids of kept site captures: never a store id (a session's count). */
+/* Ids of kept site captures: never a store id (a session's count);
+ * bits 32-61 are the instance's own (random), 0-31 count its sites. */
 #define UC_STACK_SITE_ID	(1ULL << 62)
 /* One capture, one call: a site's kept capture is shared by many calls. */
 static inline int uc_stack_id_is_call(__u64 id)

@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../reports/dedup.h"
 #include "../symbolize/unwind.h"
@@ -35,9 +38,17 @@ static uint64_t site_hash(uint32_t tgid, uint64_t ip, uint64_t sp)
 
 void stack_bounds_init(struct uc_stack_bounds *b)
 {
+	uint32_t nonce = 0;
+
 	memset(b, 0, sizeof(*b));
 	u64map_init(&b->sites);
 	u64map_init(&b->by_tgid);
+	/* Site ids of this instance only: an instance killed before it
+	 * removed its sites leaves them in the shared table, and one that
+	 * takes over its session slot must not read its ids as its own. */
+	if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != sizeof(nonce))
+		nonce = (uint32_t)getpid() * 2654435761u ^ (uint32_t)time(NULL);
+	b->next_site = (uint64_t)(nonce & 0x3fffffff) << 32;
 }
 
 void stack_bounds_attach(struct uc_stack_bounds *b, uc_bound_install_fn fn, void *ctx,
