@@ -317,6 +317,9 @@ static void site_retire(void *ctx, uint64_t id)
 {
 	struct uc_stacks *s = ctx;
 
+	if (s->last_site == id)
+		s->last_site = 0;
+
 	if (s->nretired == UC_SITES_RETIRED) {
 		stacks_unref(s, s->retired[s->retired_head]);
 		s->retired_head = (s->retired_head + 1) % UC_SITES_RETIRED;
@@ -332,13 +335,19 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	struct uc_maps *m;
 
 	if (id & UC_STACK_SITE_ID) {
-		/* A site's kept capture: nothing in the store. */
-		c = u64map_get(&s->by_id, id);
+		/* A site's kept capture: nothing in the store. The requests
+		 * of one io_uring_enter name the same id one after another:
+		 * the site's count of misses is reset once for them. */
 		s->bounds.reused++;
-		if (c)
+		if (id == s->last_site)
+			return;
+		c = u64map_get(&s->by_id, id);
+		if (c) {
 			stack_bounds_reused(&s->bounds, c->tgid, c->regs.ip, c->regs.sp);
-		else
+			s->last_site = id;
+		} else {
 			s->site_gone++;
+		}
 		return;
 	}
 	if (!id || u64map_get(&s->by_id, id))
@@ -368,8 +377,10 @@ void stacks_fetch(struct uc_stacks *s, uint64_t id)
 	}
 	c->in_store = true;
 	lazy_push(s, id);
-	if (c->cut)
+	if (c->cut) {
 		stack_bounds_missed(&s->bounds, c->tgid, c->regs.ip, c->regs.sp);
+		s->last_site = 0;	/* the next reuse resets the misses */
+	}
 	/* The mappings sent just before this stack (a process's first), or
 	 * the snapshot of the process as it is now; a pc outside it means a
 	 * library appeared since. */

@@ -44,6 +44,7 @@ struct uc_stacks {
 	uint64_t retired[UC_SITES_RETIRED];
 	size_t retired_head, nretired;
 	uint64_t site_gone;		/* records naming one let go */
+	uint64_t last_site;		/* the site id the last record named */
 };
 
 struct uc_stack;
