@@ -273,10 +273,11 @@ void stacks_attach_store(struct uc_stacks *s,
 }
 
 /*
- * The first capture of a call site (process, ip, sp) is unwound now, to
- * learn how much of the copy its unwind reads (stack_bounds.h): later
- * captures there copy that much. A capture cut at such a bound is not
- * learned from (it cannot show that the site needs more). If the words
+ * The second capture of a call site (process, ip, sp; the first is only
+ * noted) is unwound now, to learn how much of the copy its unwind reads
+ * (stack_bounds.h): later captures there copy that much. A capture cut
+ * at such a bound is not learned from (it cannot show that the site
+ * needs more). If the words
  * and registers that decide its frames are found, the site's later
  * captures with the same ones take this capture's frames instead of a
  * copy: it is kept under the site's id for as long as the site is.
