@@ -371,13 +371,12 @@ void heap_probes_process(struct heap_probes *hp, uint32_t tgid, heap_libc_sent_f
 			unjudged(hp, HEAP_UNJUDGED_NO_GLIBC, tgid, NULL);
 		else if (!(bits & HEAP_PROC_ATTACHED))
 			unjudged(hp, HEAP_UNJUDGED_GONE, tgid, NULL);
-		else {
+		else if (sent) {
 			/* the kernel saw it map a libc.so.6 other than the
 			 * one probed before it ran (a container's own) */
 			struct heap_libc_sent *own = xmalloc(sizeof(*own));
 
-			if (sent && sent(ctx, tgid, own) &&
-			    !heap_probes_attached_inode(hp, own->inode))
+			if (sent(ctx, tgid, own) && !heap_probes_attached_inode(hp, own->inode))
 				unjudged(hp, HEAP_UNJUDGED_OWN_GONE, tgid, own->path);
 			free(own);
 		}

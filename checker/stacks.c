@@ -286,15 +286,15 @@ static void learn_bound(struct uc_stacks *s, struct uc_capture *c)
 {
 	struct uc_unwind_info info;
 	struct uc_deciders dec;
-	uint64_t pcs[UC_MAX_FRAMES], site;
+	uint64_t site;
 	bool have_dec;
 
 	if (c->cut || !c->maps ||
 	    !stack_bounds_wanted(&s->bounds, c->tgid, c->regs.ip, c->regs.sp) ||
 	    !materialize(s, c))
 		return;
-	uc_unwind_info(c->maps, &c->regs, c->data, c->len, pcs, UC_MAX_FRAMES, &info);
-	have_dec = uc_unwind_deciders(c->maps, &c->regs, c->data, c->len, &dec);
+	/* One unwind for both: the bound's info, and the deciders' base. */
+	have_dec = uc_unwind_deciders(c->maps, &c->regs, c->data, c->len, &dec, &info);
 	site = stack_bounds_learn(&s->bounds, c->tgid, c->regs.ip, c->regs.sp, c->len, &info,
 				  have_dec ? &dec : NULL, (const uint64_t *)&c->regs, c->data,
 				  c->exec_id);

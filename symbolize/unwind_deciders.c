@@ -44,10 +44,11 @@ static void flip(unsigned char *st, uint16_t off, uint64_t by)
 }
 
 bool uc_unwind_deciders(struct uc_maps *m, const struct uc_user_regs *regs,
-			const void *stack, size_t len, struct uc_deciders *out)
+			const void *stack, size_t len, struct uc_deciders *out,
+			struct uc_unwind_info *info_out)
 {
 	uint16_t reads[READS_MAX];
-	struct uc_unwind_info info;
+	struct uc_unwind_info info, *ip = info_out ? info_out : &info;
 	struct unwound base, u;
 	struct uc_user_regs r = *regs;
 	uint64_t *reg = &r.ip;		/* uc_user_regs is eight u64 in a row */
@@ -56,12 +57,12 @@ bool uc_unwind_deciders(struct uc_maps *m, const struct uc_user_regs *regs,
 	size_t nreads, nw = 0;
 
 	memset(out, 0, sizeof(*out));
+	base.n = uc_unwind_reads(m, regs, stack, len, base.pcs, UC_MAX_FRAMES, ip, reads,
+				 READS_MAX, &nreads);
 	if (!m || !stack || len < 8 || len > UC_STACK_COPY_MAX)
 		return false;
-	base.n = uc_unwind_reads(m, regs, stack, len, base.pcs, UC_MAX_FRAMES, &info, reads,
-				 READS_MAX, &nreads);
 	/* Only a chain that ended where the stack does is all in the copy. */
-	if (base.n < 1 || !info.outermost || info.ran_out || nreads > READS_MAX)
+	if (base.n < 1 || !ip->outermost || ip->ran_out || nreads > READS_MAX)
 		return false;
 	qsort(reads, nreads, sizeof(reads[0]), cmp_u16);
 	for (size_t i = 0; i < nreads; i++) {

@@ -41,9 +41,12 @@ struct uc_deciders {
  * snapshot @m. False when it has none usable: the unwind did not end at
  * the stack's outermost frame, read an unaligned word or more words than
  * it may, needs more than UC_DECIDER_WORDS, or its frames moved when
- * every other part changed. @stack is not modified.
+ * every other part changed. @info (may be NULL) gets what the capture's
+ * own unwind used, as uc_unwind_info says it, whatever the answer.
+ * @stack is not modified.
  */
 bool uc_unwind_deciders(struct uc_maps *m, const struct uc_user_regs *regs,
-			const void *stack, size_t len, struct uc_deciders *out);
+			const void *stack, size_t len, struct uc_deciders *out,
+			struct uc_unwind_info *info);
 
 #endif

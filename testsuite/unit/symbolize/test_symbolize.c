@@ -364,12 +364,20 @@ static void check_deciders(struct uc_maps *m, const struct uct_record *r, const 
 	struct uc_deciders d;
 	unsigned char *st = malloc(r->stack_len + 8);
 	int nb = uc_unwind_info(m, &r->regs, r->stack, r->stack_len, base, UC_MAX_FRAMES, &info);
-	bool have = uc_unwind_deciders(m, &r->regs, r->stack, r->stack_len, &d);
+	struct uc_unwind_info di;
+	bool have = uc_unwind_deciders(m, &r->regs, r->stack, r->stack_len, &d, &di);
 	bool want = info.outermost && !info.ran_out;
 	int kept_same = 0, moved = 0, n;
 
 	if (!st)
 		return;
+	/* the info it hands back is the capture's own unwind's */
+	if (di.need != info.need || di.outermost != info.outermost || di.ran_out != info.ran_out) {
+		fail("%s deciders: info need %zu outermost %d ran_out %d, uc_unwind_info's %zu %d %d",
+		     tag, di.need, di.outermost, di.ran_out, info.need, info.outermost, info.ran_out);
+		free(st);
+		return;
+	}
 	if (!want) {
 		if (have)
 			fail("%s deciders: found for an unwind that did not end at the outermost "
