@@ -42,10 +42,23 @@ fail(const char *fmt, ...)
 	if (r_ < 0) { fail("%s:%d: %s: %s", __FILE__, __LINE__, #x, strerror(-r_)); } \
 	r_; })
 
+/*
+ * With SQPOLL the poller posts a batch's CQEs before it moves the SQ
+ * head past that batch (io_submit_sqes flushes completions, then commits
+ * the SQ ring), so a program that has reaped every CQE can still find
+ * the SQ full for a moment. liburing's answer is io_uring_sqring_wait();
+ * without it a legal test fails by timing, more often when the poller
+ * runs slower (under tracing, under TCG).
+ */
 static inline struct io_uring_sqe *get_sqe(struct io_uring *ring)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
+	for (int tries = 0; !sqe && (ring->flags & IORING_SETUP_SQPOLL) && tries < 1000; tries++) {
+		if (io_uring_sqring_wait(ring) < 0)
+			break;
+		sqe = io_uring_get_sqe(ring);
+	}
 	if (!sqe)
 		fail("io_uring_get_sqe: submission queue full");
 	return sqe;
