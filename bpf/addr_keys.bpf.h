@@ -30,6 +30,17 @@ struct {
 	__type(value, __u64[2]);
 } uc_launder SEC(".maps");
 
+/*
+ * The slot is per CPU, not per program run: a program that runs in
+ * softirq or hardirq on top of ours (a BH workqueue's item, v6.9), or
+ * one that runs where ours was preempted, can store between our store
+ * and our load. On 7.3 a workqueue function's address once came back as
+ * a ring's. So what is read back must equal what was stored (comparing a
+ * pointer with a number is allowed to the CAP_PERFMON programs that could
+ * store it at all); else store again.
+ */
+#define UC_LAUNDER_TRIES 4
+
 static __always_inline int as_numbers(const void *a, const void *b, __u64 *na, __u64 *nb)
 {
 	__u32 zero = 0;
@@ -37,11 +48,27 @@ static __always_inline int as_numbers(const void *a, const void *b, __u64 *na, _
 
 	if (!v)
 		return -1;
-	v[0] = (__u64)a;
-	v[1] = (__u64)b;
-	*na = v[0];
-	*nb = v[1];
-	return 0;
+	for (int i = 0; i < UC_LAUNDER_TRIES; i++) {
+		__u64 x, y, kx, ky;
+
+		v[0] = (__u64)a;
+		v[1] = (__u64)b;
+		x = v[0];
+		y = v[1];
+		/* Copies the compiler cannot see are equal to x and y: once
+		 * x == a is known it would hand on the pointer a itself,
+		 * which the verifier refuses to hash. */
+		kx = x;
+		ky = y;
+		barrier_var(kx);
+		barrier_var(ky);
+		if (x == (__u64)a && y == (__u64)b) {
+			*na = kx;
+			*nb = ky;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 #endif

@@ -424,12 +424,16 @@ int BPF_PROG(pf_ring_gone, void *work, void *function)
 {
 	struct ring_cache_ent *c;
 	struct pf_ring_meta *m;
-	__u64 ring, fn, unused;
+	__u64 ring;
 	__u32 *s, slot, i;
 
-	if (!exit_work_fn || as_numbers(function, 0, &fn, &unused) || fn != exit_work_fn ||
-	    as_numbers(exit_work_to_ctx(work), 0, &ring, &unused))
+	/* A raw_tp's arguments are numbers already: nothing to launder.
+	 * This one runs in softirq too (BH workqueues, v6.9), on top of a
+	 * program interrupted on this CPU: it must not touch a per-CPU
+	 * scratch slot another program may be using (addr_keys.bpf.h). */
+	if (!exit_work_fn || (__u64)function != exit_work_fn)
 		return 0;
+	ring = (__u64)exit_work_to_ctx(work);
 	s = bpf_map_lookup_elem(&pf_rings, &ring);
 	if (!s)
 		return 0;
