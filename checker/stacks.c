@@ -96,6 +96,7 @@ void stacks_free(struct uc_stacks *s)
 	free(s->lazy);
 	stack_bounds_free(&s->bounds);
 	uc_maps_cache_free(s->maps);
+	uc_symbolize_forget_sessions();
 }
 
 /*

@@ -200,11 +200,106 @@ struct uc_dw_memo {
 	struct uc_dw_memo *next;
 };
 
+/*
+ * Sessions shared by content. A session depends only on what the snapshot
+ * holds: the ELF files reported, at their biases, from the snapshot's
+ * shared fds, and the read-only file contents memory_read falls back on.
+ * A process that forks children which never exec (test runners, servers,
+ * liburing's tests) gives each child a snapshot of its own, with the same
+ * content. Building a session per child loaded and decompressed the same
+ * debug information again each time: in liburing's pollfree (some 16,000
+ * children) that was 62% of uringcheck's CPU with --json.
+ */
+/* Not the fd: a later snapshot may hold the same file under another one.
+ * The file is its (dev, inode): the session keeps every ELF file it
+ * reported open (dup'ed fds), so while it lives, no other file can be
+ * given that inode. */
+struct uc_dw_key {
+	uint64_t start, end, offset, dev, inode, load_bias;
+	int elf_type;
+	bool fd_open, exec, write, deleted;
+	char *path;
+};
+
+/* The sessions kept after their snapshots went, newest first. */
+#define UC_DW_KEPT 4
+static struct uc_dw *kept[UC_DW_KEPT];
+static unsigned long sessions_built, sessions_shared;
+
+void uc_symbolize_session_counts(unsigned long *built, unsigned long *shared)
+{
+	*built = sessions_built;
+	*shared = sessions_shared;
+}
+
+static uint64_t fingerprint(const struct uc_maps *m)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t n = uc_maps_count(m);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct uc_mapping *mp = uc_maps_at(m, i);
+		uint64_t v[4] = { mp->start, mp->end, mp->offset, mp->inode };
+
+		for (size_t j = 0; j < 4; j++)
+			h = (h ^ v[j]) * 0x100000001b3ull;
+	}
+	return h ^ n;
+}
+
+static bool same_content(const struct uc_dw *dw, const struct uc_maps *m)
+{
+	if (dw->nkey != uc_maps_count(m))
+		return false;
+	for (size_t i = 0; i < dw->nkey; i++) {
+		const struct uc_mapping *mp = uc_maps_at(m, i);
+		const struct uc_dw_key *k = &dw->key[i];
+
+		if (k->start != mp->start || k->end != mp->end || k->offset != mp->offset ||
+		    k->dev != mp->dev || k->inode != mp->inode || (k->fd_open != (mp->fd >= 0)) ||
+		    k->elf_type != mp->elf_type || k->exec != mp->exec ||
+		    k->write != mp->write || k->deleted != mp->deleted ||
+		    (mp->elf_type && k->load_bias != mp->load_bias) ||
+		    strcmp(k->path, mp->path))
+			return false;
+	}
+	return true;
+}
+
+/* Copies @m's content into @dw->key (false: out of memory, nothing kept). */
+static bool keep_content(struct uc_dw *dw, const struct uc_maps *m)
+{
+	size_t n = uc_maps_count(m);
+
+	dw->key = calloc(n ? n : 1, sizeof(*dw->key));
+	if (!dw->key)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct uc_mapping *mp = uc_maps_at(m, i);
+		struct uc_dw_key *k = &dw->key[i];
+
+		*k = (struct uc_dw_key){ mp->start, mp->end, mp->offset, mp->dev, mp->inode,
+					 mp->elf_type ? mp->load_bias : 0, mp->elf_type,
+					 mp->fd >= 0, mp->exec, mp->write, mp->deleted,
+					 strdup(mp->path) };
+		if (!k->path) {
+			dw->nkey = i;
+			return false;
+		}
+	}
+	dw->nkey = n;
+	dw->fingerprint = fingerprint(m);
+	return true;
+}
+
 static void dw_free(void *p)
 {
 	struct uc_dw *dw = p;
 	if (!dw)
 		return;
+	for (size_t i = 0; i < dw->nkey; i++)
+		free(dw->key[i].path);
+	free(dw->key);
 	if (dw->dwfl)
 		dwfl_end(dw->dwfl);
 	for (size_t i = 0; i < dw->nnames; i++)
@@ -261,11 +356,58 @@ static void report(struct uc_dw *dw)
 	dwfl_report_end(dw->dwfl, NULL, NULL);
 }
 
+/* A snapshot let go of @p (its private attachment's free), or a kept
+ * slot did. */
+static void dw_release(void *p)
+{
+	struct uc_dw *dw = p;
+
+	if (dw && --dw->refs == 0)
+		dw_free(dw);
+}
+
+/* @dw becomes the newest kept session; the oldest is let go. */
+static void keep(struct uc_dw *dw)
+{
+	size_t i = 0;
+
+	while (i < UC_DW_KEPT && kept[i] != dw)
+		i++;
+	if (i == UC_DW_KEPT) {		/* not kept yet: takes a slot's ref */
+		i = UC_DW_KEPT - 1;
+		dw_release(kept[i]);
+		dw->refs++;
+	}
+	memmove(&kept[1], &kept[0], i * sizeof(kept[0]));
+	kept[0] = dw;
+}
+
+static struct uc_dw *kept_like(const struct uc_maps *m)
+{
+	uint64_t fp = fingerprint(m);
+
+	for (size_t i = 0; i < UC_DW_KEPT; i++)
+		if (kept[i] && kept[i]->fingerprint == fp && same_content(kept[i], m))
+			return kept[i];
+	return NULL;
+}
+
 struct uc_dw *uc_dw_get(struct uc_maps *m)
 {
 	struct uc_dw *dw = uc_maps_private(m);
-	if (dw)
+	if (dw) {
+		dw->maps = m;
 		return dw;
+	}
+	dw = kept_like(m);
+	if (dw) {
+		dw->refs++;
+		dw->maps = m;
+		uc_maps_set_private(m, dw, dw_release);
+		keep(dw);
+		sessions_shared++;
+		return dw;
+	}
 	dw = calloc(1, sizeof(*dw));
 	if (!dw)
 		return NULL;
@@ -277,8 +419,22 @@ struct uc_dw *uc_dw_get(struct uc_maps *m)
 		return NULL;
 	}
 	report(dw);
-	uc_maps_set_private(m, dw, dw_free);
+	sessions_built++;
+	dw->refs = 1;
+	uc_maps_set_private(m, dw, dw_release);
+	/* kept for a later snapshot of the same content only if its
+	 * content could be copied */
+	if (keep_content(dw, m))
+		keep(dw);
 	return dw;
+}
+
+void uc_symbolize_forget_sessions(void)
+{
+	for (size_t i = 0; i < UC_DW_KEPT; i++) {
+		dw_release(kept[i]);
+		kept[i] = NULL;
+	}
 }
 
 /* Linear: a report names tens of C++ functions, not thousands. */

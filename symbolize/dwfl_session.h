@@ -17,9 +17,18 @@
 
 struct uc_user_regs;
 
+struct uc_dw_key;
+
 struct uc_dw {
 	Dwfl *dwfl;			/* one module per (file, load bias) */
-	struct uc_maps *maps;		/* not a reference: owns us */
+	/* The snapshot the session serves now: set by each uc_dw_get, not
+	 * a reference. Snapshots of the same content share one session
+	 * (uc_dw_get): its answers depend on the content only. */
+	struct uc_maps *maps;
+	unsigned refs;			/* snapshots attached, + 1 if kept */
+	uint64_t fingerprint;		/* of the content (dwfl_session.c) */
+	struct uc_dw_key *key;		/* the content, to compare exactly */
+	size_t nkey;
 	bool attached;			/* dwfl_attach_state done */
 	bool attach_failed;
 	/* The capture being unwound (unwind.c), valid during uc_unwind. */
@@ -44,8 +53,11 @@ struct uc_dw {
 	size_t nmemo_buckets, nmemo;
 };
 
-/* The session of @m, built on first use; NULL if libdw failed. Lives as
- * long as @m (uc_maps private attachment). */
+/* The session of @m, built on first use, or the session of an earlier
+ * snapshot with the same content (a forked child's, a sibling's: built
+ * once, not once per process); NULL if libdw failed. Lives as long as
+ * the snapshots attached to it (uc_maps private attachment), and the
+ * last few stay kept after their snapshots went. */
 struct uc_dw *uc_dw_get(struct uc_maps *m);
 /* The name stored for @key, or NULL. */
 const char *uc_dw_name_get(struct uc_dw *dw, const char *key);

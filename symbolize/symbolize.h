@@ -54,4 +54,11 @@ int uc_symbolize(struct uc_maps *m, uint64_t pc, bool return_address,
 void uc_symbolize_set_debuginfo_path(const char *path);
 const char *uc_symbolize_debuginfo_path(void);
 
+/* Lets go of the libdw sessions kept for snapshots of the same content
+ * to come (dwfl_session.c); those of live snapshots stay theirs. */
+void uc_symbolize_forget_sessions(void);
+/* Sessions built so far, and snapshots that found one of the same
+ * content to share instead (for the tests and --stats). */
+void uc_symbolize_session_counts(unsigned long *built, unsigned long *shared);
+
 #endif

@@ -896,6 +896,55 @@ __attribute__((noinline)) static int other_tests(const char *plugin_dir)
 	else
 		fail("%s cache: adopt", tag);
 	uc_maps_cache_forget(c, child);
+
+	/* Snapshots of the same content share one libdw session (a forked
+	 * child's, a sibling's), also once the first is gone; another
+	 * content gets its own; the names come out the same either way. */
+	unsigned long built0, shared0, built1, shared1, built2, shared2, built3, shared3;
+	/* taken together: symbolizing may map more (libdw's own loads) */
+	struct uc_maps *s1 = uc_maps_snapshot(0), *s2 = uc_maps_snapshot(0);
+	struct uc_maps *s3 = uc_maps_snapshot(0);
+	struct uc_frame f1[4], f2[4], f3[4];
+	int n1, n2, n3;
+
+	uc_symbolize_session_counts(&built0, &shared0);
+	n1 = s1 ? uc_symbolize(s1, (uintptr_t)other_tests, false, f1, 4) : 0;
+	uc_symbolize_session_counts(&built1, &shared1);
+	n2 = s2 ? uc_symbolize(s2, (uintptr_t)other_tests, false, f2, 4) : 0;
+	uc_symbolize_session_counts(&built2, &shared2);
+	uc_maps_unref(s1);
+	uc_maps_unref(s2);
+	n3 = s3 ? uc_symbolize(s3, (uintptr_t)other_tests, false, f3, 4) : 0;
+	uc_symbolize_session_counts(&built3, &shared3);
+	if (s1 && s2 && s3 && s1 != s2 && built1 == built0 + 1 && shared1 == shared0 &&
+	    built2 == built1 && shared2 == shared1 + 1 && built3 == built2 &&
+	    shared3 == shared2 + 1 && n1 >= 1 && n1 == n2 && n1 == n3 &&
+	    f1[0].function && f2[0].function && f3[0].function &&
+	    !strcmp(f1[0].function, "other_tests") && !strcmp(f1[0].function, f2[0].function) &&
+	    !strcmp(f1[0].function, f3[0].function))
+		pass("%s sessions: snapshots of the same content share one, kept after the first went", tag);
+	else
+		fail("%s sessions: built %lu/%lu/%lu, shared %lu/%lu/%lu, frames %d/%d/%d (%s)", tag,
+		     built1 - built0, built2 - built1, built3 - built2, shared1 - shared0,
+		     shared2 - shared1, shared3 - shared2, n1, n2, n3,
+		     n1 > 0 && f1[0].function ? f1[0].function : "(none)");
+	/* With a library more (dlopen'd again), another content: a session
+	 * of its own. */
+	void *h4 = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	struct uc_maps *s4 = h4 ? uc_maps_snapshot(0) : NULL;
+	uc_symbolize_session_counts(&built0, &shared0);
+	n2 = s4 ? uc_symbolize(s4, (uintptr_t)other_tests, false, f2, 4) : 0;
+	uc_symbolize_session_counts(&built1, &shared1);
+	if (built1 == built0 + 1 && shared1 == shared0 && n2 >= 1 && f2[0].function &&
+	    !strcmp(f2[0].function, "other_tests"))
+		pass("%s sessions: another content gets its own", tag);
+	else
+		fail("%s sessions: another content: built %lu, shared %lu", tag,
+		     built1 - built0, shared1 - shared0);
+	uc_maps_unref(s3);
+	uc_maps_unref(s4);
+	if (h4)
+		dlclose(h4);
 	uc_maps_unref(m2);
 	uc_maps_cache_forget(c, getpid());
 	if (!uc_maps_cache_peek(c, getpid()))
