@@ -91,7 +91,8 @@ TESTPROGS    := $(patsubst testsuite/cases/%.c,$(OUTPUT)/tests/%,$(wildcard test
 		$(patsubst testsuite/cases/%.cc,$(OUTPUT)/tests/%,$(wildcard testsuite/cases/*.cc))
 UNITTESTS    := $(OUTPUT)/unit/test_interval_tree $(OUTPUT)/unit/test_report_rules \
 		$(OUTPUT)/unit/test_suppressions $(OUTPUT)/unit/test_pb_stream \
-		$(OUTPUT)/unit/test_reader_pace $(OUTPUT)/unit/test_u64map
+		$(OUTPUT)/unit/test_reader_pace $(OUTPUT)/unit/test_u64map \
+		$(OUTPUT)/unit/test_hook_misses
 
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 
@@ -217,6 +218,12 @@ $(OUTPUT)/unit/test_u64map: testsuite/unit/test_u64map.c lib/u64map.c lib/u64map
 		lib/xalloc.c | $(OUTPUT)/unit
 	$(call msg,CC,$@)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_u64map.c lib/u64map.c lib/xalloc.c
+
+# The skipped hook runs named per program.
+$(OUTPUT)/unit/test_hook_misses: testsuite/unit/test_hook_misses.c checker/hook_misses.c \
+		checker/hook_misses.h | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ testsuite/unit/test_hook_misses.c checker/hook_misses.c
 
 $(OUTPUT)/unit/test_reader_pace: testsuite/unit/test_reader_pace.c \
 		run/reader_pace.c run/reader_pace.h | $(OUTPUT)/unit

@@ -55,6 +55,8 @@ struct check_mode {
 	uint64_t misses_base;		/* the programs' skipped runs at the
 					 * start (session_hook_misses) ... */
 	uint64_t hook_misses;		/* ... and during the run */
+	struct uc_hook_misses misses_base_by_prog;
+	char hook_misses_by_prog[256];	/* "uc_reap_sampler 14, ...": whose */
 	uint64_t unanswered;		/* attached: SQEs without a CQE in the
 					 * followed processes' rings then */
 	const char *exe;		/* the target's executable (spawned) */
@@ -252,7 +254,7 @@ static int check_begin(void **state, struct uc_run *run)
 		return -1;
 	}
 	c->started = true;
-	c->misses_base = session_hook_misses(&c->sess);
+	c->misses_base = session_hook_misses(&c->sess, &c->misses_base_by_prog);
 	c->check.ck.ev.sess = &c->sess;	/* judge against its kernel side */
 	stacks_attach_store(&c->check.ck.stacks, stack_slot, &c->sess, c->sess.stack_cursor);
 	/* Copies as long as each call site needs (stack_bounds.h). */
@@ -407,7 +409,13 @@ static void check_finish(void *state, struct uc_run *run)
 	c->all = false;
 	session_drain(&c->sess);
 	session_unmap_events(&c->sess);	/* read to the end: before the forks below */
-	c->hook_misses = session_hook_misses(&c->sess) - c->misses_base;
+	{
+		struct uc_hook_misses end = { 0 };
+
+		c->hook_misses = session_hook_misses(&c->sess, &end) - c->misses_base;
+		hook_misses_text(&c->misses_base_by_prog, &end, c->hook_misses_by_prog,
+				 sizeof(c->hook_misses_by_prog));
+	}
 	dispatch_finish(&c->check);	/* findings held for more (heap_owner.h) */
 	heap_probes_stop(&c->heap);	/* before a --keep-warm holder inherits them */
 	sqpoll_probes_stop(&c->sqpoll);
@@ -502,10 +510,12 @@ static void report_losses(struct uc_report *rep, struct check_mode *c, pid_t pid
 	 * not known, so said, not warned of (docs/lost-events.md). */
 	if (c->hook_misses)
 		fprintf(rep->out, "==%u==uringcheck: note: the kernel skipped %llu run%s of "
-			"uringcheck's hooks during this run (a run of the same program "
-			"preempted on that CPU): what %s would have seen is not judged "
-			"(hook_runs_skipped)\n", pid, (unsigned long long)c->hook_misses,
-			c->hook_misses == 1 ? "" : "s", c->hook_misses == 1 ? "it" : "they");
+			"uringcheck's hooks during this run (%s; a run of the same program, "
+			"or of a probe, under way on that CPU): what %s would have seen is "
+			"not judged (hook_runs_skipped)\n", pid,
+			(unsigned long long)c->hook_misses, c->hook_misses == 1 ? "" : "s",
+			c->hook_misses_by_prog[0] ? c->hook_misses_by_prog : "programs not named",
+			c->hook_misses == 1 ? "it" : "they");
 	if (ck->sync_unreturned)
 		report_warning(rep, pid, "%llu system call%s met in-flight bytes but %s "
 			       "return was not seen (killed in the call?): not judged "

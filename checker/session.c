@@ -201,11 +201,11 @@ static uint64_t link_misses(int lfd)
 	return n;
 }
 
-uint64_t session_hook_misses(struct uc_session *s)
+uint64_t session_hook_misses(struct uc_session *s, struct uc_hook_misses *by_prog)
 {
 	struct uringcheck_bpf *second = s->joined ? NULL : cold_load_second(&s->cold);
 	struct bpf_program *p;
-	uint64_t n = 0;
+	uint64_t n = 0, runs;
 	bool multi;
 
 	if (!s->skel)
@@ -214,19 +214,30 @@ uint64_t session_hook_misses(struct uc_session *s)
 		char key[64];
 
 		if (!s->joined) {
-			n += prog_misses(bpf_program__fd(p));
-			continue;
+			runs = prog_misses(bpf_program__fd(p));
+		} else {
+			/* joined: the holder's attached programs, by their links */
+			snprintf(key, sizeof(key), "link:%s", bpf_program__name(p));
+			runs = link_misses(shared_find(&s->shared, key));
 		}
-		/* joined: the holder's attached programs, by their links */
-		snprintf(key, sizeof(key), "link:%s", bpf_program__name(p));
-		n += link_misses(shared_find(&s->shared, key));
+		n += runs;
+		if (runs)
+			hook_misses_add(by_prog, bpf_program__name(p), runs);
 	}
 	if (second)
-		bpf_object__for_each_program(p, second->obj)
-			n += prog_misses(bpf_program__fd(p));
+		bpf_object__for_each_program(p, second->obj) {
+			runs = prog_misses(bpf_program__fd(p));
+			n += runs;
+			if (runs)
+				hook_misses_add(by_prog, bpf_program__name(p), runs);
+		}
 	if (s->joined)
-		for (size_t i = 0; i < sizeof(uprobe_progs) / sizeof(uprobe_progs[0]); i++)
-			n += prog_misses(session_uprobe_prog(s, uprobe_progs[i], &multi));
+		for (size_t i = 0; i < sizeof(uprobe_progs) / sizeof(uprobe_progs[0]); i++) {
+			runs = prog_misses(session_uprobe_prog(s, uprobe_progs[i], &multi));
+			n += runs;
+			if (runs)
+				hook_misses_add(by_prog, uprobe_progs[i], runs);
+		}
 	return n;
 }
 

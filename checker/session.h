@@ -20,6 +20,7 @@
 #include "uringcheck.h"
 #include "cold_load.h"
 #include "early_buffer.h"
+#include "hook_misses.h"
 #include "shared.h"
 
 struct uringcheck_bpf;
@@ -127,15 +128,16 @@ int session_stack_bound(struct uc_session *s, struct uc_stack_bound_key *k,
 void session_counters(const struct uc_session *s, uint64_t out[UC_STAT__COUNT]);
 /*
  * Runs of this session's programs the kernel skipped: a program's run on a
- * CPU where a run of it (or, for the uprobe programs, of any kprobe-type
- * program) is already under way is skipped and counted (its
+ * CPU where a run of it (or, for the uprobe and perf programs, of any
+ * kprobe-type program) is already under way is skipped and counted (its
  * recursion_misses). Under a preemptible kernel (PREEMPT_LAZY, Debian's
  * 7.x) a run preempted mid-way makes every other task's run of it on that
  * CPU skip until it resumes: a submission, an end or a system call then
  * goes unseen. The total so far, over the programs this session runs
- * (its own, or the shared ones it joined).
+ * (its own, or the shared ones it joined); each program's in @by_prog
+ * (NULL: not wanted).
  */
-uint64_t session_hook_misses(struct uc_session *s);
+uint64_t session_hook_misses(struct uc_session *s, struct uc_hook_misses *by_prog);
 /* The per-process uprobe program @name ("uc_heap_release", ...), own or
  * shared, in the form loaded (bpf/uprobe_forms.bpf.h): its descriptor,
  * -1 if none; *@multi: its uprobe_multi form. */
