@@ -58,7 +58,7 @@ const char *uc_symbolize_debuginfo_path(void);
  * to come (dwfl_session.c); those of live snapshots stay theirs. */
 void uc_symbolize_forget_sessions(void);
 /* Sessions built so far, and snapshots that found one of the same
- * content to share instead (for the tests and --stats). */
+ * content to share instead (for the unit tests). */
 void uc_symbolize_session_counts(unsigned long *built, unsigned long *shared);
 
 #endif
