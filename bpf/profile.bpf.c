@@ -33,7 +33,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "preempt_guard.bpf.h"
 #include "pidns.bpf.h"
 #include "profile.h"
 #include "io_uring_access.bpf.h"
@@ -912,7 +911,8 @@ static __always_inline __u32 enter_slot(__u32 tgid, __u32 fd, __u32 flags)
 #define SC_ARG4(r)	PT_REGS_PARM4_CORE_SYSCALL(r)
 #endif
 
-PREEMPT_OFF_TP_BTF(sys_enter, pf_sys_enter, struct pt_regs *, regs, long, id)
+SEC("tp_btf/sys_enter")
+int BPF_PROG(pf_sys_enter, struct pt_regs *regs, long id)
 {
 	struct pf_ring_stats *rs;
 	__u32 tgid, slot, flags, to_submit;

@@ -22,7 +22,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "preempt_guard.bpf.h"
 #include "uringcheck.h"
 #include "session.bpf.h"
 #include "tracked.bpf.h"
@@ -372,7 +371,8 @@ __noinline int call_record(long id, __u32 sid, __u32 tgid, __u32 dir)
 	return 0;
 }
 
-PREEMPT_OFF_TP_BTF(sys_enter, uc_sys_enter, struct pt_regs *, regs, long, id)
+SEC("tp_btf/sys_enter")
+int BPF_PROG(uc_sys_enter, struct pt_regs *regs, long id)
 {
 	struct uc_tracked *state;
 	__u32 tgid, sid;
@@ -479,7 +479,8 @@ PREEMPT_OFF_TP_BTF(sys_enter, uc_sys_enter, struct pt_regs *, regs, long, id)
 	return 0;
 }
 
-PREEMPT_OFF_TP_BTF(sys_exit, uc_sys_exit, struct pt_regs *, regs, long, ret)
+SEC("tp_btf/sys_exit")
+int BPF_PROG(uc_sys_exit, struct pt_regs *regs, long ret)
 {
 	long id = UC_REG(regs, orig_ax);
 	struct enter_state *es = NULL;

@@ -28,7 +28,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "preempt_guard.bpf.h"
 #include "pidns.bpf.h"
 #include "trace.h"
 #include "io_uring_access.bpf.h"
@@ -415,7 +414,8 @@ static __always_inline void sys_record(__u32 type, struct call *c, __s64 ret)
 	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
 }
 
-PREEMPT_OFF_TP_BTF(sys_enter, tr_sys_enter, struct pt_regs *, regs, long, id)
+SEC("tp_btf/sys_enter")
+int BPF_PROG(tr_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 tid;
 	struct call c = {};
@@ -441,7 +441,8 @@ PREEMPT_OFF_TP_BTF(sys_enter, tr_sys_enter, struct pt_regs *, regs, long, id)
 	return 0;
 }
 
-PREEMPT_OFF_TP_BTF(sys_exit, tr_sys_exit, struct pt_regs *, regs, long, ret)
+SEC("tp_btf/sys_exit")
+int BPF_PROG(tr_sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid;
 	struct call *c;

@@ -22,23 +22,11 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-#include "preempt_guard.bpf.h"
 
-/* Both forms run the body with preemption off where the kernel can turn
- * it off (preempt_guard.bpf.h): a uprobe runs preemptibly. */
 #define UPROBE_PROGRAM(name)							\
 	static __always_inline int name##_body(struct pt_regs *ctx);		\
-	static __always_inline int name##_guarded(struct pt_regs *ctx)	\
-	{									\
-		int ret;							\
-										\
-		preempt_off();							\
-		ret = name##_body(ctx);						\
-		preempt_on();							\
-		return ret;							\
-	}									\
-	SEC("uprobe") int name(struct pt_regs *ctx) { return name##_guarded(ctx); } \
-	SEC("uprobe") int name##_multi(struct pt_regs *ctx) { return name##_guarded(ctx); } \
+	SEC("uprobe") int name(struct pt_regs *ctx) { return name##_body(ctx); }	\
+	SEC("uprobe") int name##_multi(struct pt_regs *ctx) { return name##_body(ctx); } \
 	static __always_inline int name##_body(struct pt_regs *ctx)
 
 #endif /* __UPROBE_FORMS_BPF_H */

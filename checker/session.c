@@ -619,7 +619,6 @@ static void set_kernel(struct uringcheck_bpf *skel, const struct uc_kernel *k)
 	skel->rodata->iobl_inc = k->iobl_inc;
 	skel->rodata->judge_loads = kernel_judges_loads(k);
 	skel->rodata->hz = k->hz;
-	skel->rodata->preempt_kfuncs = k->preempt_kfuncs;
 	skel->rodata->btf_id_io_kiocb = k->btf_id_io_kiocb;
 	skel->rodata->btf_id_io_ring_ctx = k->btf_id_io_ring_ctx;
 	skel->rodata->btf_id_task_struct = k->btf_id_task_struct;

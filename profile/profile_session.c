@@ -45,7 +45,6 @@ static int configure(void *skel, const struct uc_kernel *k, void *arg)
 	s->paths = kernel_judges_loads(k);
 	p->rodata->all_processes = c->all;
 	PIDNS_RODATA(p->rodata);
-	p->rodata->preempt_kfuncs = k->preempt_kfuncs;
 	p->rodata->max_rings = c->max_rings;
 	p->rodata->sample_mask = c->sample - 1;
 	/* a closed ring's slot is freed when its exit work ends (bpf/profile.bpf.c) */

@@ -203,61 +203,6 @@ if want "load: CO-RE stand-in"; then
 	fi
 fi
 
-if want "load: preemption off"; then
-	# The programs a kernel runs preemptibly (uprobes; sys_enter and
-	# sys_exit) turn preemption off around their bodies where the kernel
-	# has bpf_preempt_disable (v6.10): their per-CPU scratch is then
-	# theirs alone (bpf/preempt_guard.bpf.h). Read from the programs as
-	# loaded (bpftool's translated instructions): both kfuncs in each of
-	# those, neither in the per-request ones (they run with preemption
-	# off already, and pay nothing); none anywhere on an older kernel.
-	# the target waits for the listing's end (dumping 40 programs takes
-	# seconds on a busy machine)
-	$UC --no-share --keep-warm=0 --check --profile --trace="$TMP/pre.pftrace" \
-		sh -c 'for _ in $(seq 600); do [ -e "$1" ] && exit 0; sleep 0.1; done; exit 1' sh "$TMP/pre.stop" \
-		>/dev/null 2>&1 &
-	pid=$!
-	guarded="uc_sys_enter uc_sys_exit uc_heap_release uc_heap_alloc uc_sqpoll_publish uc_liburing_call pf_sys_enter tr_sys_enter tr_sys_exit"
-	plain="uc_submit uc_complete pf_submit pf_complete tr_submit tr_complete"
-	# until all three objects are loaded (slow on a busy machine)
-	for _ in $(seq 50); do
-		for id in $(held_ids $pid); do
-			bpftool prog show id "$id" 2>/dev/null | awk '$3 == "name" { print substr($4, 1, 3); exit }'
-		done | sort -u | tr -d '\n' | grep -q '^pf_tr_uc_$' && break
-		sleep 0.1
-	done
-	: >"$TMP/pre.calls"
-	for id in $(held_ids $pid); do
-		name=$(bpftool prog show id "$id" 2>/dev/null | awk '$3 == "name" { print $4; exit }')
-		[ -n "$name" ] || continue
-		n=$(bpftool prog dump xlated id "$id" 2>/dev/null | grep -cE 'call bpf_preempt_(disable|enable)')
-		echo "$name $n" >>"$TMP/pre.calls"
-	done
-	touch "$TMP/pre.stop"
-	wait $pid
-	if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -q "FUNC 'bpf_preempt_disable'"; then
-		has=yes
-	else
-		has=no
-	fi
-	bad=""
-	for want_name in $guarded $plain; do
-		# a name is the program's or its _multi/_fields/... form's
-		counts=$(awk -v n="$want_name" '$1 == n || index($1, n "_") == 1 { print $2 }' "$TMP/pre.calls" | sort -u | paste -sd,)
-		[ -n "$counts" ] || { bad="$bad $want_name:not-loaded"; continue; }
-		case " $guarded " in *" $want_name "*) want_n=2 ;; *) want_n=0 ;; esac
-		[ $has = no ] && want_n=0
-		for c in ${counts//,/ }; do
-			[ "$c" -ge "$want_n" ] && { [ "$want_n" -gt 0 ] || [ "$c" = 0 ]; } || bad="$bad $want_name:$c"
-		done
-	done
-	if [ -z "$bad" ]; then
-		pass "load: preemption off around the uprobe and system-call programs, not the per-request ones (kernel has bpf_preempt_disable: $has)"
-	else
-		fail "load: preemption off" "kernel has bpf_preempt_disable: $has; wrong:$bad (program, calls):" "$TMP/pre.calls"
-	fi
-fi
-
 if want "load: the kernel's BTF read once"; then
 	# libbpf's loads borrow the probe's parse (load/kernel_btf.c): a
 	# cold start, checker or profile, opens the kernel's BTF once, not once

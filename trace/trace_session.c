@@ -16,7 +16,6 @@
 
 #include "load.h"
 #include "follow.h"
-#include "kernel_features.h"
 #include "pidns.h"
 #include "trace.skel.h"
 
@@ -37,7 +36,6 @@ static int configure(void *skel, const struct uc_kernel *k, void *arg)
 
 	t->rodata->all_processes = c->all;
 	PIDNS_RODATA(t->rodata);
-	t->rodata->preempt_kfuncs = k->preempt_kfuncs;
 	t->rodata->sample_every = c->sample;
 	bpf_map__set_max_entries(t->maps.tr_rb, c->buffer_mb << 20);
 	return 0;
